@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages the build needs, when they are missing.
+# Idempotent: installed packages are left alone. Prints what it does.
+#
+#   cmake, make, gcc        the build
+#   libclang-19-dev         warplint's parser (the libclang C API, >= 17)
+#   liblapacke-dev,
+#   libopenblas-dev         the CPU side of the MNF study
+#   gnuplot-nox             plots of benchmark and case-study results
+#
+# The CUDA toolkit is not a Debian package we can rely on (Debian's
+# nvidia-cuda-toolkit is old and in non-free): it is checked, not installed.
+set -euo pipefail
+
+packages=(cmake make gcc libclang-19-dev liblapacke-dev libopenblas-dev gnuplot-nox)
+
+missing=()
+for p in "${packages[@]}"; do
+  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    echo "install-deps: $p already installed"
+  else
+    missing+=("$p")
+  fi
+done
+
+if ((${#missing[@]})); then
+  if ! command -v apt-get >/dev/null; then
+    echo "install-deps: missing ${missing[*]}, and apt-get is not available: install them by hand" >&2
+    exit 1
+  fi
+  sudo=()
+  if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+  echo "install-deps: installing ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then
+  echo "install-deps: CUDA toolkit found ($( (command -v nvcc || echo /usr/local/cuda/bin/nvcc) ))"
+else
+  echo "install-deps: no CUDA toolkit (nvcc) found: only the advisor (warplint) will be built." \
+       "Install the CUDA toolkit from NVIDIA for the benchmarks, case studies and MNF tool."
+fi
