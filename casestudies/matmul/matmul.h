@@ -1,0 +1,64 @@
+/* The matrix-multiply case study: the versions of C = alpha*A*B + beta*C
+ * (FP32, row-major, any M, N, K) and what the runner and the tests need to
+ * drive them. Each kernel file defines one `matmul_version`; versions.c lists
+ * them in reading order. Host C; the kernels' launch functions are C too. */
+#ifndef WARPMEM_MATMUL_H
+#define WARPMEM_MATMUL_H
+
+#include <stdbool.h>
+
+#include <cuda_runtime_api.h>
+
+#include "matmul_host.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One problem on the device: A is M x K, B is K x N, C is M x N, all
+ * row-major and densely packed. When beta is 0, C is not read (as in BLAS),
+ * so a poisoned C must come out fully overwritten. */
+typedef struct matmul_args {
+  int M, N, K;
+  float alpha, beta;
+  const float *A, *B;
+  float *C;
+} matmul_args;
+
+typedef enum matmul_arith {
+  MATMUL_FP32,  /* IEEE single-precision FMA: what every hand-written version does */
+  MATMUL_TF32   /* tensor cores on 10-bit-mantissa inputs: another class of arithmetic */
+} matmul_arith;
+
+typedef struct matmul_version {
+  const char *name;      /* "03_tiled_unrolled": file name and result-line name */
+  const char *summary;   /* one line for the table */
+  int tile_m, tile_n;    /* C tile per thread block; 0 for library calls */
+  int threads;           /* threads per block; 0 for library calls */
+  matmul_arith arith;
+  bool in_all;           /* false for teaching counter-examples (extra/) */
+  /* Launches on the default stream and checks the launch. */
+  void (*launch)(const matmul_args *args);
+  /* The compiler's resource report for the kernel; NULL for library calls. */
+  void (*attributes)(struct cudaFuncAttributes *out);
+} matmul_version;
+
+extern const matmul_version *const matmul_versions[];
+extern const int matmul_version_count;
+
+/* The version called `name`, or NULL. */
+const matmul_version *matmul_find(const char *name);
+/* The strict-FP32 cuBLAS baseline that percentages are taken against. */
+const matmul_version *matmul_baseline(void);
+/* Destroys the cuBLAS handles the library versions created, if any. */
+void matmul_release_library(void);
+
+/* True when every row of A, B and C starts on a 16-byte boundary, so the
+ * vectorized versions may move float4 at a time. */
+bool matmul_vector_ok(const matmul_args *args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

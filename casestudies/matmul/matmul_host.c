@@ -1,0 +1,139 @@
+/* Host-only arithmetic of the matmul case study; see matmul_host.h. */
+#include "matmul_host.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int matmul_tiles(int extent, int tile) {
+  return (extent + tile - 1) / tile;
+}
+
+bool matmul_shape_ok(matmul_shape s, char *err, size_t err_size) {
+  if (s.M <= 0 || s.N <= 0 || s.K <= 0) {
+    snprintf(err, err_size, "%dx%dx%d: every extent must be positive", s.M, s.N, s.K);
+    return false;
+  }
+  /* The kernels index with int; the largest matrix must fit. */
+  long long biggest = (long long)s.M * s.K;
+  if ((long long)s.K * s.N > biggest) biggest = (long long)s.K * s.N;
+  if ((long long)s.M * s.N > biggest) biggest = (long long)s.M * s.N;
+  if (biggest > INT_MAX) {
+    snprintf(err, err_size, "%dx%dx%d: a matrix has more than %d elements", s.M, s.N,
+             s.K, INT_MAX);
+    return false;
+  }
+  return true;
+}
+
+bool matmul_rows_vectorizable(int N, int K) {
+  return N % 4 == 0 && K % 4 == 0;
+}
+
+/* Reads one positive int at *p, advancing it; false on anything else. */
+static bool parse_extent(const char **p, int *out) {
+  char *end;
+  long v = strtol(*p, &end, 10);
+  if (end == *p || v <= 0 || v > INT_MAX || **p == '-' || **p == '+') return false;
+  *out = (int)v;
+  *p = end;
+  return true;
+}
+
+int matmul_parse_sizes(const char *text, matmul_shape *out, int max, char *err,
+                       size_t err_size) {
+  int count = 0;
+  const char *p = text;
+  if (!*p) {
+    snprintf(err, err_size, "empty size list");
+    return -1;
+  }
+  for (;;) {
+    matmul_shape s;
+    const char *item = p;
+    if (!parse_extent(&p, &s.M)) goto bad;
+    if (*p == 'x') {
+      p++;
+      if (!parse_extent(&p, &s.N) || *p != 'x') goto bad;
+      p++;
+      if (!parse_extent(&p, &s.K)) goto bad;
+    } else {
+      s.N = s.K = s.M;
+    }
+    if (*p != ',' && *p != '\0') goto bad;
+    if (count == max) {
+      snprintf(err, err_size, "more than %d sizes", max);
+      return -1;
+    }
+    if (!matmul_shape_ok(s, err, err_size)) return -1;
+    out[count++] = s;
+    if (*p == '\0') return count;
+    p++;
+    continue;
+  bad:
+    snprintf(err, err_size, "bad size at \"%.*s\": expected N or MxNxK", (int)strcspn(item, ","), item);
+    return -1;
+  }
+}
+
+void matmul_reference(int M, int N, int K, double alpha, const float *A,
+                      const float *B, double beta, const float *C, double *ref) {
+  double *row = malloc((size_t)N * sizeof *row);
+  if (!row) abort();
+  for (int i = 0; i < M; i++) {
+    memset(row, 0, (size_t)N * sizeof *row);
+    /* i-k-j order: the inner loop runs along rows of B, which are contiguous. */
+    for (int k = 0; k < K; k++) {
+      double a = A[(size_t)i * K + k];
+      const float *b = B + (size_t)k * N;
+      for (int j = 0; j < N; j++) row[j] += a * b[j];
+    }
+    for (int j = 0; j < N; j++) {
+      double c = beta == 0.0 ? 0.0 : beta * C[(size_t)i * N + j];
+      ref[(size_t)i * N + j] = alpha * row[j] + c;
+    }
+  }
+  free(row);
+}
+
+double matmul_rel_error(const float *got, const double *ref, size_t count) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(got[i])) return INFINITY;
+    double d = got[i] - ref[i];
+    diff += d * d;
+    norm += ref[i] * ref[i];
+  }
+  return norm > 0 ? sqrt(diff / norm) : sqrt(diff);
+}
+
+double matmul_rel_error_f(const float *got, const float *ref, size_t count) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(got[i])) return INFINITY;
+    double d = (double)got[i] - ref[i];
+    diff += d * d;
+    norm += (double)ref[i] * ref[i];
+  }
+  return norm > 0 ? sqrt(diff / norm) : sqrt(diff);
+}
+
+/* A small xorshift generator: reproducible from a seed, no global state. */
+static unsigned next_random(unsigned *state) {
+  unsigned x = *state ? *state : 0x9e3779b9u;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *state = x;
+  return x;
+}
+
+void matmul_fill_random(float *x, size_t n, unsigned *seed) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned r = next_random(seed);
+    float magnitude = 0.1f + 0.9f * (float)(r >> 8) / 16777216.0f;
+    x[i] = (r & 1) ? -magnitude : magnitude;
+  }
+}

@@ -1,0 +1,45 @@
+/* The list of versions, in the order a student reads them, and the lookups
+ * over it. Each version's descriptor lives in its own kernel file. */
+#include <stdint.h>
+#include <string.h>
+
+#include "matmul.h"
+
+extern const matmul_version matmul_01_naive, matmul_02_tiled16, matmul_03_tiled_unrolled,
+    matmul_04_tiled_prefetch, matmul_05_regtile_1d, matmul_06_regtile_2d,
+    matmul_07_vectorized, matmul_08_warptile, matmul_09_double_buffer, matmul_10_cp_async,
+    matmul_extra_transposed_unpadded, matmul_cublas_fp32, matmul_cublas_pedantic,
+    matmul_cublas_tf32;
+
+const matmul_version *const matmul_versions[] = {
+  &matmul_01_naive,
+  &matmul_02_tiled16,
+  &matmul_03_tiled_unrolled,
+  &matmul_04_tiled_prefetch,
+  &matmul_05_regtile_1d,
+  &matmul_06_regtile_2d,
+  &matmul_07_vectorized,
+  &matmul_08_warptile,
+  &matmul_09_double_buffer,
+  &matmul_10_cp_async,
+  &matmul_extra_transposed_unpadded,
+  &matmul_cublas_fp32,
+  &matmul_cublas_pedantic,
+  &matmul_cublas_tf32,
+};
+const int matmul_version_count = (int)(sizeof matmul_versions / sizeof matmul_versions[0]);
+
+const matmul_version *matmul_find(const char *name) {
+  for (int i = 0; i < matmul_version_count; i++)
+    if (strcmp(matmul_versions[i]->name, name) == 0) return matmul_versions[i];
+  return NULL;
+}
+
+const matmul_version *matmul_baseline(void) {
+  return &matmul_cublas_fp32;
+}
+
+bool matmul_vector_ok(const matmul_args *p) {
+  uintptr_t bases = (uintptr_t)p->A | (uintptr_t)p->B | (uintptr_t)p->C;
+  return matmul_rows_vectorizable(p->N, p->K) && bases % 16 == 0;
+}
