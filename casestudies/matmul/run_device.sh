@@ -2,7 +2,7 @@
 # One device call: configure and build the case study, record the resource
 # report and SASS summary, run the matmul tests, time every version at the
 # sizes of RESULTS.md, and profile a few versions at 4096^3 with ncu
-# (NCU_VERSIONS, default: the two last hand-written ones and cuBLAS). Run
+# (NCU_VERSIONS, default: versions 13, 14 and 9). Run
 # from the repository root; writes everything under $OUT and prints the
 # 4096^3 table last.
 # usage: casestudies/matmul/run_device.sh [SIZES]
@@ -22,7 +22,7 @@ $B/bin/matmul --sizes "$SIZES" --repeats 10 --json "$OUT/matmul.jsonl" > "$OUT/t
 echo "runner exit $?" >> "$OUT/table.md"
 # ncu locks the SM clock at base (1.6 GHz on the H100 seen), so its
 # durations run longer than the runner's; its percentages are what count.
-for v in ${NCU_VERSIONS:-12_frag_prefetch 11_bk16 cublas_fp32}; do
+for v in ${NCU_VERSIONS:-13_large_tile 14_large_bk16 09_double_buffer}; do
   case $v in cublas*) kernel=gemm ;; *) kernel="${v#*_}_kernel" ;; esac
   timeout 60 ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
     -k regex:"$kernel" --launch-skip 2 --launch-count 1 \

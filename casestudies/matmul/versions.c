@@ -8,7 +8,8 @@
 extern const matmul_version matmul_01_naive, matmul_02_tiled16, matmul_03_tiled_unrolled,
     matmul_04_tiled_prefetch, matmul_05_regtile_1d, matmul_06_regtile_2d,
     matmul_07_vectorized, matmul_08_warptile, matmul_09_double_buffer, matmul_10_cp_async,
-    matmul_11_bk16, matmul_12_frag_prefetch, matmul_extra_transposed_unpadded,
+    matmul_11_bk16, matmul_12_frag_prefetch, matmul_13_large_tile, matmul_14_large_bk16,
+    matmul_extra_transposed_unpadded,
     matmul_cublas_fp32, matmul_cublas_pedantic, matmul_cublas_tf32;
 
 const matmul_version *const matmul_versions[] = {
@@ -24,6 +25,8 @@ const matmul_version *const matmul_versions[] = {
   &matmul_10_cp_async,
   &matmul_11_bk16,
   &matmul_12_frag_prefetch,
+  &matmul_13_large_tile,
+  &matmul_14_large_bk16,
   &matmul_extra_transposed_unpadded,
   &matmul_cublas_fp32,
   &matmul_cublas_pedantic,
