@@ -1,10 +1,14 @@
 /* Version 6: more work per thread, in two dimensions. Each thread computes
  * an 8x8 block of C as an outer product: per step of k it reads 8 values of
  * A and 8 of B from shared memory and does 64 FMAs with them, 4 FMAs per
- * shared load instead of about 1 in version 5. Blocks grow to 128x128 so
+ * value read instead of about 1 in version 5. Blocks grow to 128x128 so
  * each element brought from global memory is reused 128 times (rule S_5,
- * carried further). The shared loads are still one word each, and a warp's
- * reads of B land 4 to a bank: version 7 and 8 fix that. */
+ * carried further). The source reads shared memory one word at a time; the
+ * compiler, seeing the unrolled loops, merges them into 16-byte LDS.128
+ * (the SASS has no LDS.32 left). What it cannot mend: global loads stay one
+ * word per instruction, a quarter-warp's LDS.128 of B hit the same banks two
+ * by two, and the kernel takes 162 registers, so only one block of 256
+ * threads fits on an SM. Versions 7 and 8 address these. */
 #include "matmul_device.cuh"
 
 #define BM 128

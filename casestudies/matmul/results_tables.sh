@@ -1,0 +1,24 @@
+#!/bin/sh
+# Prints the Markdown tables of RESULTS.md from a runner's result lines, so
+# that every number there comes from the data file.
+# usage: results_tables.sh RESULTS.jsonl    (needs jq)
+set -eu
+in=$1
+echo "### 4096 x 4096 x 4096"
+echo
+echo "| version | arith | regs | smem B | local B | median ms (min-max) | GFLOP/s | % cuBLAS FP32 | % FP32 peak | rel. error |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+jq -r 'select(.params.M == 4096 and .params.N == 4096 and .params.K == 4096)
+  | "| \(.name) | \(.params.arith) | \(.params.registers // "-") | \(.params.shared_bytes // "-") | \(.params.local_bytes // "-") | \(.median * 1000 | round / 1000) (\(.min * 1000 | round / 1000)-\(.max * 1000 | round / 1000)) | \(.gflops | round) | \(.ratio_to_cublas * 1000 | round / 10) | \(.fraction_of_peak * 1000 | round / 10) | \(if .rel_err == null then "reference" else (.rel_err * 1e7 | round / 1e7 | tostring) end) |"' "$in"
+echo
+echo "### All sizes: GFLOP/s (% of cuBLAS FP32 in the same run)"
+echo
+jq -rs '
+  (reduce .[] as $r ([]; if index(["\($r.params.M)x\($r.params.N)x\($r.params.K)"]) then . else . + ["\($r.params.M)x\($r.params.N)x\($r.params.K)"] end)) as $sizes |
+  (reduce .[] as $r ([]; if index([$r.name]) then . else . + [$r.name] end)) as $names |
+  ("| version | " + ($sizes | join(" | ")) + " |"),
+  ("|---|" + ($sizes | map("---:") | join("|")) + "|"),
+  ($names[] as $n |
+    "| \($n) | " + ([$sizes[] as $s | (map(select(.name == $n and "\(.params.M)x\(.params.N)x\(.params.K)" == $s))[0]
+      | if . == null then "-" else "\(.gflops | round) (\(.ratio_to_cublas * 100 | round))" end)] | join(" | ")) + " |")
+' "$in"
