@@ -1,0 +1,452 @@
+/* ENVI header parsing and raw data reading/writing. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "envi.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_DIMENSION (1 << 24)
+
+static int fail(char *err, size_t err_size, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (err && err_size) vsnprintf(err, err_size, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+size_t envi_type_size(int data_type)
+{
+  switch (data_type) {
+  case ENVI_U8: return 1;
+  case ENVI_I16: return 2;
+  case ENVI_U16: return 2;
+  case ENVI_I32: return 4;
+  case ENVI_F32: return 4;
+  default: return 0;
+  }
+}
+
+const char *envi_type_name(int data_type)
+{
+  switch (data_type) {
+  case ENVI_U8: return "uint8";
+  case ENVI_I16: return "int16";
+  case ENVI_U16: return "uint16";
+  case ENVI_I32: return "int32";
+  case ENVI_F32: return "float32";
+  default: return "unsupported";
+  }
+}
+
+const char *envi_interleave_name(int interleave)
+{
+  static const char *names[] = {"bsq", "bil", "bip"};
+  return interleave >= 0 && interleave <= 2 ? names[interleave] : "?";
+}
+
+int envi_host_byte_order(void)
+{
+  const uint16_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first == 1 ? 0 : 1;
+}
+
+size_t mnf_image_pixels(const mnf_image *img)
+{
+  return (size_t)img->samples * (size_t)img->lines;
+}
+
+size_t mnf_image_bytes(const mnf_image *img)
+{
+  return mnf_image_pixels(img) * (size_t)img->bands * envi_type_size(img->data_type);
+}
+
+static void *default_alloc(size_t bytes) { return malloc(bytes); }
+
+int mnf_image_alloc(mnf_image *img, int samples, int lines, int bands, int data_type,
+                    const envi_allocator *a)
+{
+  memset(img, 0, sizeof *img);
+  if (samples <= 0 || lines <= 0 || bands <= 0 || envi_type_size(data_type) == 0) return -1;
+  img->samples = samples;
+  img->lines = lines;
+  img->bands = bands;
+  img->data_type = data_type;
+  size_t bytes = mnf_image_bytes(img);
+  void *(*alloc)(size_t) = a && a->alloc ? a->alloc : default_alloc;
+  img->release = a && a->release ? a->release : free;
+  img->data = alloc(bytes);
+  if (!img->data) return -1;
+  memset(img->data, 0, bytes);
+  return 0;
+}
+
+void mnf_image_free(mnf_image *img)
+{
+  if (img->data && img->release) img->release(img->data);
+  img->data = NULL;
+}
+
+double mnf_image_value(const mnf_image *img, size_t i)
+{
+  switch (img->data_type) {
+  case ENVI_U8: return ((const uint8_t *)img->data)[i];
+  case ENVI_I16: return ((const int16_t *)img->data)[i];
+  case ENVI_U16: return ((const uint16_t *)img->data)[i];
+  case ENVI_I32: return ((const int32_t *)img->data)[i];
+  case ENVI_F32: return ((const float *)img->data)[i];
+  default: return 0.0;
+  }
+}
+
+/* ---- header ---------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+  while (isspace((unsigned char)*s)) s++;
+  char *end = s + strlen(s);
+  while (end > s && isspace((unsigned char)end[-1])) *--end = '\0';
+  return s;
+}
+
+static void lower(char *s)
+{
+  for (; *s; s++) *s = (char)tolower((unsigned char)*s);
+}
+
+/* Parses a whole non-negative decimal number; -1 if value is anything else. */
+static long parse_count(const char *value)
+{
+  char *end;
+  errno = 0;
+  long v = strtol(value, &end, 10);
+  if (end == value || *trim(end) != '\0' || errno || v < 0) return -1;
+  return v;
+}
+
+static int read_file_text(const char *path, char **text, char *err, size_t err_size)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return fail(err, err_size, "%s: cannot open header: %s", path, strerror(errno));
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  size_t got;
+  while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += got;
+    if (len + 1 == cap) {
+      if (cap > (1u << 24)) break; /* no real header is this large */
+      char *bigger = realloc(buf, cap * 2);
+      if (!bigger) { free(buf); buf = NULL; break; }
+      buf = bigger;
+      cap *= 2;
+    }
+  }
+  int read_error = ferror(f);
+  fclose(f);
+  if (!buf) return fail(err, err_size, "%s: out of memory reading header", path);
+  if (read_error) { free(buf); return fail(err, err_size, "%s: read error", path); }
+  buf[len] = '\0';
+  if (memchr(buf, '\0', len)) { free(buf); return fail(err, err_size, "%s: not an ENVI header (binary data)", path); }
+  *text = buf;
+  return 0;
+}
+
+static int set_field(envi_header *h, const char *path, char *key, char *value,
+                     char *err, size_t err_size)
+{
+  lower(key);
+  long n;
+  if (!strcmp(key, "samples") || !strcmp(key, "lines") || !strcmp(key, "bands")) {
+    n = parse_count(value);
+    if (n < 0 || n > MAX_DIMENSION)
+      return fail(err, err_size, "%s: malformed header: '%s = %s' is not a count", path, key, value);
+    if (!strcmp(key, "samples")) h->samples = (int)n;
+    else if (!strcmp(key, "lines")) h->lines = (int)n;
+    else h->bands = (int)n;
+  } else if (!strcmp(key, "data type")) {
+    n = parse_count(value);
+    if (n < 0) return fail(err, err_size, "%s: malformed header: data type '%s'", path, value);
+    h->data_type = n > INT_MAX ? -1 : (int)n;
+  } else if (!strcmp(key, "header offset")) {
+    n = parse_count(value);
+    if (n < 0) return fail(err, err_size, "%s: malformed header: header offset '%s'", path, value);
+    h->header_offset = n;
+  } else if (!strcmp(key, "byte order")) {
+    n = parse_count(value);
+    if (n != 0 && n != 1)
+      return fail(err, err_size, "%s: malformed header: byte order '%s' (must be 0 or 1)", path, value);
+    h->byte_order = (int)n;
+  } else if (!strcmp(key, "interleave")) {
+    lower(value);
+    if (!strcmp(value, "bsq")) h->interleave = ENVI_BSQ;
+    else if (!strcmp(value, "bil")) h->interleave = ENVI_BIL;
+    else if (!strcmp(value, "bip")) h->interleave = ENVI_BIP;
+    else return fail(err, err_size, "%s: unsupported interleave '%s' (bsq, bil or bip)", path, value);
+  }
+  /* Other keys (description, wavelength, map info, ...) are not needed. */
+  return 0;
+}
+
+int envi_read_header(const char *path, envi_header *h, char *err, size_t err_size)
+{
+  char *text = NULL;
+  if (read_file_text(path, &text, err, err_size)) return -1;
+  memset(h, 0, sizeof *h);
+  h->samples = h->lines = h->bands = -1;
+  h->data_type = -1;
+
+  int rc = 0;
+  char *line_start = text;
+  int first = 1;
+  while (rc == 0 && *line_start) {
+    char *line_end = strchr(line_start, '\n');
+    char *next = line_end ? line_end + 1 : line_start + strlen(line_start);
+    char *eq = strchr(line_start, '=');
+    /* A braced value may run over several lines; find its closing brace. */
+    if (eq && (!line_end || eq < line_end)) {
+      char *brace = eq + 1;
+      while (*brace == ' ' || *brace == '\t') brace++;
+      if (*brace == '{') {
+        char *close = strchr(brace, '}');
+        if (!close) { rc = fail(err, err_size, "%s: malformed header: unclosed '{'", path); break; }
+        line_end = close + 1 + strcspn(close + 1, "\n");
+        next = *line_end ? line_end + 1 : line_end;
+      }
+    }
+    if (line_end) *line_end = '\0';
+    char *line = trim(line_start);
+    if (first) {
+      if (strncmp(line, "ENVI", 4) != 0) { rc = fail(err, err_size, "%s: not an ENVI header (first line is not 'ENVI')", path); break; }
+      first = 0;
+    } else if (*line && *line != ';') {
+      eq = strchr(line, '=');
+      if (!eq) { rc = fail(err, err_size, "%s: malformed header line '%.60s'", path, line); break; }
+      *eq = '\0';
+      char *key = trim(line), *value = trim(eq + 1);
+      rc = set_field(h, path, key, value, err, err_size);
+    }
+    line_start = next;
+  }
+  if (rc == 0 && first) rc = fail(err, err_size, "%s: empty header", path);
+  free(text);
+  if (rc) return rc;
+
+  if (h->samples < 0) return fail(err, err_size, "%s: header has no 'samples'", path);
+  if (h->lines < 0) return fail(err, err_size, "%s: header has no 'lines'", path);
+  if (h->bands < 0) return fail(err, err_size, "%s: header has no 'bands'", path);
+  if (h->data_type < 0) return fail(err, err_size, "%s: header has no 'data type'", path);
+  if (h->bands == 0) return fail(err, err_size, "%s: image has zero bands", path);
+  if (h->samples == 0 || h->lines == 0) return fail(err, err_size, "%s: image has zero samples or lines", path);
+  if (envi_type_size(h->data_type) == 0)
+    return fail(err, err_size, "%s: unsupported data type %d (supported: 1 uint8, 2 int16, 3 int32, 4 float32, 12 uint16)",
+                path, h->data_type);
+  return 0;
+}
+
+/* ---- data ------------------------------------------------------------ */
+
+static int file_exists(const char *path)
+{
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static size_t stem_length(const char *hdr_path)
+{
+  size_t len = strlen(hdr_path);
+  if (len > 4 && (!strcmp(hdr_path + len - 4, ".hdr") || !strcmp(hdr_path + len - 4, ".HDR"))) return len - 4;
+  return len;
+}
+
+int envi_find_data_file(const char *hdr_path, char *out, size_t out_size, char *err, size_t err_size)
+{
+  static const char *suffixes[] = {"", ".img", ".dat", ".raw", ".bsq", ".bil", ".bip"};
+  size_t stem = stem_length(hdr_path);
+  if (stem == strlen(hdr_path)) return fail(err, err_size, "%s: header name does not end in .hdr", hdr_path);
+  for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+    if ((size_t)snprintf(out, out_size, "%.*s%s", (int)stem, hdr_path, suffixes[i]) >= out_size)
+      return fail(err, err_size, "%s: path too long", hdr_path);
+    if (file_exists(out)) return 0;
+  }
+  return fail(err, err_size, "%s: data file not found (looked for %.*s, .img, .dat, .raw, .bsq, .bil, .bip)",
+              hdr_path, (int)stem, hdr_path);
+}
+
+static void swap_bytes(void *data, size_t count, size_t size)
+{
+  unsigned char *p = data;
+  for (size_t i = 0; i < count; i++, p += size)
+    for (size_t a = 0, b = size - 1; a < b; a++, b--) {
+      unsigned char t = p[a];
+      p[a] = p[b];
+      p[b] = t;
+    }
+}
+
+/* Reads the file's BIL or BIP layout one image line at a time into BSQ. */
+static int read_interleaved(FILE *f, const envi_header *h, unsigned char *bsq)
+{
+  size_t size = envi_type_size(h->data_type);
+  size_t line_values = (size_t)h->samples * h->bands;
+  size_t band_bytes = (size_t)h->samples * h->lines * size;
+  unsigned char *line = malloc(line_values * size);
+  if (!line) return -1;
+  for (int y = 0; y < h->lines; y++) {
+    if (fread(line, size, line_values, f) != line_values) { free(line); return -1; }
+    for (int b = 0; b < h->bands; b++) {
+      unsigned char *dst = bsq + b * band_bytes + (size_t)y * h->samples * size;
+      if (h->interleave == ENVI_BIL) {
+        memcpy(dst, line + (size_t)b * h->samples * size, (size_t)h->samples * size);
+      } else {
+        for (int x = 0; x < h->samples; x++)
+          memcpy(dst + x * size, line + ((size_t)x * h->bands + b) * size, size);
+      }
+    }
+  }
+  free(line);
+  return 0;
+}
+
+int envi_read(const char *hdr_path, mnf_image *img, const envi_allocator *a, char *err, size_t err_size)
+{
+  envi_header h;
+  char data_path[4096];
+  memset(img, 0, sizeof *img);
+  if (envi_read_header(hdr_path, &h, err, err_size)) return -1;
+  if (envi_find_data_file(hdr_path, data_path, sizeof data_path, err, err_size)) return -1;
+
+  struct stat st;
+  if (stat(data_path, &st) != 0) return fail(err, err_size, "%s: cannot stat: %s", data_path, strerror(errno));
+  size_t size = envi_type_size(h.data_type);
+  size_t need = (size_t)h.samples * h.lines * h.bands * size;
+  if ((unsigned long long)st.st_size < (unsigned long long)h.header_offset + need)
+    return fail(err, err_size, "%s: data file is %lld bytes, header %s says %ld + %zu (%dx%dx%d %s)",
+                data_path, (long long)st.st_size, hdr_path, h.header_offset, need,
+                h.samples, h.lines, h.bands, envi_type_name(h.data_type));
+
+  if (mnf_image_alloc(img, h.samples, h.lines, h.bands, h.data_type, a))
+    return fail(err, err_size, "%s: out of memory for %zu bytes", data_path, need);
+  FILE *f = fopen(data_path, "rb");
+  if (!f) { mnf_image_free(img); return fail(err, err_size, "%s: cannot open: %s", data_path, strerror(errno)); }
+  int rc = fseek(f, h.header_offset, SEEK_SET);
+  if (rc == 0) {
+    if (h.interleave == ENVI_BSQ) rc = fread(img->data, 1, need, f) == need ? 0 : -1;
+    else rc = read_interleaved(f, &h, img->data);
+  }
+  fclose(f);
+  if (rc) { mnf_image_free(img); return fail(err, err_size, "%s: read error or file shorter than its header says", data_path); }
+  if (size > 1 && h.byte_order != envi_host_byte_order())
+    swap_bytes(img->data, need / size, size);
+  return 0;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+static int write_data(FILE *f, const mnf_image *img, int interleave, int byte_order)
+{
+  size_t size = envi_type_size(img->data_type);
+  size_t band_values = mnf_image_pixels(img);
+  size_t line_values = (size_t)img->samples * img->bands;
+  int swap = size > 1 && byte_order != envi_host_byte_order();
+  unsigned char *line = malloc(line_values * size);
+  if (!line) return -1;
+  const unsigned char *src = img->data;
+  /* One output line at a time in every layout, so memory stays small. */
+  size_t lines_out = interleave == ENVI_BSQ ? (size_t)img->bands * img->lines : (size_t)img->lines;
+  for (size_t l = 0; l < lines_out; l++) {
+    size_t count;
+    if (interleave == ENVI_BSQ) {
+      count = img->samples;
+      memcpy(line, src + l * count * size, count * size);
+    } else {
+      count = line_values;
+      for (int b = 0; b < img->bands; b++) {
+        const unsigned char *row = src + (b * band_values + l * img->samples) * size;
+        if (interleave == ENVI_BIL) memcpy(line + (size_t)b * img->samples * size, row, (size_t)img->samples * size);
+        else
+          for (int x = 0; x < img->samples; x++)
+            memcpy(line + ((size_t)x * img->bands + b) * size, row + x * size, size);
+      }
+    }
+    if (swap) swap_bytes(line, count, size);
+    if (fwrite(line, size, count, f) != count) { free(line); return -1; }
+  }
+  free(line);
+  return 0;
+}
+
+static int write_header(FILE *f, const mnf_image *img, int interleave, int byte_order, const char *description)
+{
+  fprintf(f, "ENVI\n");
+  if (description) fprintf(f, "description = {%s}\n", description);
+  fprintf(f, "samples = %d\nlines = %d\nbands = %d\nheader offset = 0\nfile type = ENVI Standard\n",
+          img->samples, img->lines, img->bands);
+  fprintf(f, "data type = %d\ninterleave = %s\nbyte order = %d\n", img->data_type,
+          envi_interleave_name(interleave), byte_order);
+  return ferror(f) ? -1 : 0;
+}
+
+/* Opens a fresh temporary file beside final_path. */
+static FILE *open_temp(const char *final_path, char *temp_path, size_t temp_size)
+{
+  if ((size_t)snprintf(temp_path, temp_size, "%s.tmp.XXXXXX", final_path) >= temp_size) return NULL;
+  int fd = mkstemp(temp_path);
+  if (fd < 0) return NULL;
+  fchmod(fd, 0644); /* mkstemp makes it private; images are meant to be shared */
+  FILE *f = fdopen(fd, "wb");
+  if (!f) { close(fd); unlink(temp_path); }
+  return f;
+}
+
+int envi_write(const char *hdr_path, const mnf_image *img, int interleave, int byte_order,
+               const char *description, char *err, size_t err_size)
+{
+  char header_path[4096], data_path[4096], header_temp[4200], data_temp[4200];
+  size_t stem = stem_length(hdr_path);
+  if (stem == strlen(hdr_path)) {
+    snprintf(data_path, sizeof data_path, "%s", hdr_path);
+    snprintf(header_path, sizeof header_path, "%s.hdr", hdr_path);
+  } else {
+    snprintf(data_path, sizeof data_path, "%.*s", (int)stem, hdr_path);
+    snprintf(header_path, sizeof header_path, "%s", hdr_path);
+  }
+  if (interleave < ENVI_BSQ || interleave > ENVI_BIP || (byte_order != 0 && byte_order != 1) ||
+      envi_type_size(img->data_type) == 0)
+    return fail(err, err_size, "%s: cannot write: bad interleave, byte order or data type", header_path);
+
+  FILE *df = open_temp(data_path, data_temp, sizeof data_temp);
+  if (!df) return fail(err, err_size, "%s: cannot write: %s", data_path, strerror(errno));
+  int rc = write_data(df, img, interleave, byte_order);
+  if (fclose(df) != 0) rc = -1;
+  if (rc) {
+    unlink(data_temp);
+    return fail(err, err_size, "%s: write failed (disk full?); nothing written", data_path);
+  }
+  FILE *hf = open_temp(header_path, header_temp, sizeof header_temp);
+  if (!hf) {
+    unlink(data_temp);
+    return fail(err, err_size, "%s: cannot write: %s", header_path, strerror(errno));
+  }
+  rc = write_header(hf, img, interleave, byte_order, description);
+  if (fclose(hf) != 0) rc = -1;
+  if (rc == 0 && rename(data_temp, data_path) != 0) rc = -1;
+  if (rc == 0 && rename(header_temp, header_path) != 0) { unlink(data_path); rc = -1; }
+  if (rc) {
+    unlink(data_temp);
+    unlink(header_temp);
+    return fail(err, err_size, "%s: write failed: %s; nothing written", header_path, strerror(errno));
+  }
+  return 0;
+}

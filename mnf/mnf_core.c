@@ -1,0 +1,280 @@
+/* What every implementation shares: names, result allocation, the noise
+ * filter on the CPU, and the small dense steps S3, S5, S6, S7. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "mnf_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <lapacke.h>
+
+static mnf_gpu_runner gpu_runner;
+
+void mnf_set_gpu_runner(mnf_gpu_runner runner) { gpu_runner = runner; }
+
+double mnf_now_ms(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+int mnf_fail(char *err, size_t err_size, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (err && err_size) vsnprintf(err, err_size, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static const char *noise_names[] = {"median3", "mean3", "diff"};
+static const char *impl_names[] = {"serial", "cpu", "gpu-naive", "gpu", "cublas", "cublas-gemm"};
+static const char *step_names[] = {"S1 noise filter", "S2 noise covariance", "S3 eig(C_N), P",
+                                   "S4 data covariance", "S5 C_adj = P^T C_D P", "S6 eig(C_adj)",
+                                   "S7 T = P V", "S8 Z = T^T X"};
+
+const char *mnf_noise_name(int noise) { return noise >= 0 && noise < 3 ? noise_names[noise] : "?"; }
+const char *mnf_impl_name(int impl) { return impl >= 0 && impl < 6 ? impl_names[impl] : "?"; }
+const char *mnf_step_name(int step) { return step >= 0 && step < MNF_STEPS ? step_names[step] : "?"; }
+
+int mnf_noise_from_name(const char *name)
+{
+  for (int i = 0; i < 3; i++)
+    if (!strcmp(name, noise_names[i])) return i;
+  return -1;
+}
+
+int mnf_impl_from_name(const char *name)
+{
+  for (int i = 0; i < 6; i++)
+    if (!strcmp(name, impl_names[i])) return i;
+  return -1;
+}
+
+int mnf_check_image(const mnf_image *img, char *err, size_t err_size)
+{
+  if (img->bands < 1) return mnf_fail(err, err_size, "image has zero bands");
+  if (envi_type_size(img->data_type) == 0)
+    return mnf_fail(err, err_size, "unsupported data type %d", img->data_type);
+  if (img->samples < 3 || img->lines < 3)
+    return mnf_fail(err, err_size, "image is %dx%d pixels; the 3x3 noise filter needs at least 3x3",
+                    img->samples, img->lines);
+  return 0;
+}
+
+void mnf_result_free(mnf_result *r)
+{
+  free(r->band_mean);
+  free(r->noise_cov);
+  free(r->data_cov);
+  free(r->eigenvalues);
+  free(r->transform);
+  free(r->components_data);
+  memset(r, 0, sizeof *r);
+}
+
+int mnf_result_alloc(mnf_result *r, const mnf_image *img, const mnf_options *opt)
+{
+  memset(r, 0, sizeof *r);
+  int B = img->bands;
+  r->bands = B;
+  r->components = opt->components > 0 && opt->components < B ? opt->components : B;
+  r->pixels = mnf_image_pixels(img);
+  size_t bb = (size_t)B * B;
+  r->band_mean = calloc(B, sizeof(double));
+  r->noise_cov = calloc(bb, sizeof(double));
+  r->data_cov = calloc(bb, sizeof(double));
+  r->eigenvalues = calloc(B, sizeof(double));
+  r->transform = calloc(bb, sizeof(double));
+  r->components_data = malloc(sizeof(float) * r->components * r->pixels);
+  if (!r->band_mean || !r->noise_cov || !r->data_cov || !r->eigenvalues || !r->transform ||
+      !r->components_data) {
+    mnf_result_free(r);
+    return -1;
+  }
+  return 0;
+}
+
+void mnf_load_row(const mnf_image *img, int band, int y, float *out)
+{
+  size_t start = ((size_t)band * img->lines + y) * img->samples;
+  int n = img->samples;
+  switch (img->data_type) {
+  case ENVI_U8: for (int x = 0; x < n; x++) out[x] = ((const uint8_t *)img->data)[start + x]; break;
+  case ENVI_I16: for (int x = 0; x < n; x++) out[x] = ((const int16_t *)img->data)[start + x]; break;
+  case ENVI_U16: for (int x = 0; x < n; x++) out[x] = ((const uint16_t *)img->data)[start + x]; break;
+  case ENVI_I32: for (int x = 0; x < n; x++) out[x] = (float)((const int32_t *)img->data)[start + x]; break;
+  default: memcpy(out, (const float *)img->data + start, sizeof(float) * n); break;
+  }
+}
+
+static float median9(float *v)
+{
+  for (int i = 1; i < 9; i++) {
+    float t = v[i];
+    int j = i;
+    for (; j > 0 && v[j - 1] > t; j--) v[j] = v[j - 1];
+    v[j] = t;
+  }
+  return v[4];
+}
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+void mnf_noise_rows(const mnf_image *img, int noise, int band, int row0, int nrows, float *out)
+{
+  int W = img->samples;
+  float *rows = malloc(sizeof(float) * 3 * W);
+  if (!rows) abort(); /* three image rows; nothing sensible is left to do */
+  for (int r = 0; r < nrows; r++) {
+    int y = row0 + r;
+    float *above = rows, *here = rows + W, *below = rows + 2 * W, *dst = out + (size_t)r * W;
+    mnf_load_row(img, band, clampi(y - 1, 0, img->lines - 1), above);
+    mnf_load_row(img, band, y, here);
+    mnf_load_row(img, band, clampi(y + 1, 0, img->lines - 1), below);
+    for (int x = 0; x < W; x++) {
+      int xl = clampi(x - 1, 0, W - 1), xr = clampi(x + 1, 0, W - 1);
+      if (noise == MNF_NOISE_DIFF) {
+        dst[x] = here[x] - here[x + 1 < W ? x + 1 : x - 1];
+      } else if (noise == MNF_NOISE_MEAN3) {
+        float s = above[xl] + above[x] + above[xr] + here[xl] + here[x] + here[xr] + below[xl] + below[x] + below[xr];
+        dst[x] = here[x] - s * (1.0f / 9.0f);
+      } else {
+        float v[9] = {above[xl], above[x], above[xr], here[xl], here[x], here[xr], below[xl], below[x], below[xr]};
+        dst[x] = here[x] - median9(v);
+      }
+    }
+  }
+  free(rows);
+}
+
+void mnf_mirror_lower(double *c, int n)
+{
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) c[(size_t)i * n + j] = c[(size_t)j * n + i];
+}
+
+/* c = a b, or a^T b (all n x n). Plain loops: n is a few hundred, these
+ * steps take milliseconds, and one version serves every implementation. */
+static void matmul(const double *a, const double *b, double *c, int n, int transpose_a)
+{
+  memset(c, 0, sizeof(double) * n * n);
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < n; k++) {
+      double aik = transpose_a ? a[(size_t)k * n + i] : a[(size_t)i * n + k];
+      const double *brow = b + (size_t)k * n;
+      double *crow = c + (size_t)i * n;
+      for (int j = 0; j < n; j++) crow[j] += aik * brow[j];
+    }
+}
+
+static int check_bands(const mnf_result *r, char *err, size_t err_size)
+{
+  int B = r->bands;
+  for (int b = 0; b < B; b++) {
+    if (!(r->data_cov[(size_t)b * B + b] > 0.0))
+      return mnf_fail(err, err_size, "band %d is constant: its noise covariance is singular", b + 1);
+    if (!(r->noise_cov[(size_t)b * B + b] > 0.0))
+      return mnf_fail(err, err_size, "band %d has zero estimated noise: the noise covariance is singular", b + 1);
+  }
+  return 0;
+}
+
+/* Sign convention: the largest-magnitude entry of each column is positive. */
+static void fix_signs(double *t, int n)
+{
+  for (int m = 0; m < n; m++) {
+    int arg = 0;
+    for (int b = 1; b < n; b++)
+      if (fabs(t[(size_t)b * n + m]) > fabs(t[(size_t)arg * n + m])) arg = b;
+    if (t[(size_t)arg * n + m] < 0)
+      for (int b = 0; b < n; b++) t[(size_t)b * n + m] = -t[(size_t)b * n + m];
+  }
+}
+
+int mnf_solve(mnf_result *r, char *err, size_t err_size)
+{
+  int B = r->bands;
+  size_t bb = (size_t)B * B;
+  if (check_bands(r, err, err_size)) return -1;
+  double *u = malloc(sizeof(double) * bb), *p = malloc(sizeof(double) * bb);
+  double *tmp = malloc(sizeof(double) * bb), *adj = malloc(sizeof(double) * bb);
+  double *w = malloc(sizeof(double) * B);
+  int rc = 0;
+  if (!u || !p || !tmp || !adj || !w) { rc = mnf_fail(err, err_size, "out of memory"); goto done; }
+
+  /* S3 */
+  double t0 = mnf_now_ms();
+  memcpy(u, r->noise_cov, sizeof(double) * bb);
+  if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'L', B, u, B, w) != 0) {
+    rc = mnf_fail(err, err_size, "eigendecomposition of the noise covariance failed");
+    goto done;
+  }
+  /* w is ascending. A tiny smallest eigenvalue means linearly dependent
+   * noise: the whitening would divide by (almost) zero. */
+  if (!(w[0] > 1e-12 * w[B - 1])) {
+    rc = mnf_fail(err, err_size, "noise covariance is singular (smallest eigenvalue %.3g, largest %.3g): bands are linearly dependent",
+                  w[0], w[B - 1]);
+    goto done;
+  }
+  for (int i = 0; i < B; i++)
+    for (int k = 0; k < B; k++) p[(size_t)i * B + k] = u[(size_t)i * B + k] / sqrt(w[k]);
+  double t1 = mnf_now_ms();
+  r->step_ms[2] = t1 - t0;
+
+  /* S5 */
+  matmul(r->data_cov, p, tmp, B, 0);
+  matmul(p, tmp, adj, B, 1);
+  double t2 = mnf_now_ms();
+  r->step_ms[4] = t2 - t1;
+
+  /* S6: ascending from LAPACK; components go in decreasing order. */
+  if (LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', 'L', B, adj, B, w) != 0) {
+    rc = mnf_fail(err, err_size, "eigendecomposition of the adjusted data covariance failed");
+    goto done;
+  }
+  for (int m = 0; m < B; m++) {
+    r->eigenvalues[m] = w[B - 1 - m];
+    for (int i = 0; i < B; i++) u[(size_t)i * B + m] = adj[(size_t)i * B + (B - 1 - m)];
+  }
+  double t3 = mnf_now_ms();
+  r->step_ms[5] = t3 - t2;
+
+  /* S7 */
+  matmul(p, u, r->transform, B, 0);
+  fix_signs(r->transform, B);
+  r->step_ms[6] = mnf_now_ms() - t3;
+done:
+  free(u);
+  free(p);
+  free(tmp);
+  free(adj);
+  free(w);
+  return rc;
+}
+
+int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size)
+{
+  memset(r, 0, sizeof *r);
+  if (mnf_check_image(img, err, err_size)) return -1;
+  if (opt->noise < MNF_NOISE_MEDIAN3 || opt->noise > MNF_NOISE_DIFF)
+    return mnf_fail(err, err_size, "unknown noise estimate %d", opt->noise);
+  switch (opt->impl) {
+  case MNF_IMPL_SERIAL: return mnf_run_serial(img, opt, r, err, err_size);
+  case MNF_IMPL_CPU: return mnf_run_cpu(img, opt, r, err, err_size);
+  case MNF_IMPL_GPU_NAIVE:
+  case MNF_IMPL_GPU:
+  case MNF_IMPL_CUBLAS:
+  case MNF_IMPL_CUBLAS_GEMM:
+    if (!gpu_runner) return mnf_fail(err, err_size, "this build has no GPU implementations");
+    return gpu_runner(img, opt, r, err, err_size);
+  default: return mnf_fail(err, err_size, "unknown implementation %d", opt->impl);
+  }
+}
