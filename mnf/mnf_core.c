@@ -142,10 +142,10 @@ void mnf_noise_rows(const mnf_image *img, int noise, int band, int row0, int nro
     for (int x = 0; x < W; x++) {
       int xl = clampi(x - 1, 0, W - 1), xr = clampi(x + 1, 0, W - 1);
       if (noise == MNF_NOISE_DIFF) {
-        dst[x] = here[x] - here[x + 1 < W ? x + 1 : x - 1];
+        dst[x] = (here[x] - here[x + 1 < W ? x + 1 : x - 1]) * MNF_DIFF_SCALE;
       } else if (noise == MNF_NOISE_MEAN3) {
         float s = above[xl] + above[x] + above[xr] + here[xl] + here[x] + here[xr] + below[xl] + below[x] + below[xr];
-        dst[x] = here[x] - s * (1.0f / 9.0f);
+        dst[x] = (here[x] - s * (1.0f / 9.0f)) * MNF_MEAN3_SCALE;
       } else {
         float v[9] = {above[xl], above[x], above[xr], here[xl], here[x], here[xr], below[xl], below[x], below[xr]};
         dst[x] = here[x] - median9(v);

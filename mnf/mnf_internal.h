@@ -18,11 +18,18 @@ int mnf_check_image(const mnf_image *img, char *err, size_t err_size);
 /* Allocates r for img and the options; components_data too. */
 int mnf_result_alloc(mnf_result *r, const mnf_image *img, const mnf_options *opt);
 
+/* The diff and mean3 residuals are scaled so that white noise of variance
+ * s^2 gives an estimate of variance s^2 (x - x' has 2 s^2; x - mean9 has
+ * 8/9 s^2): noise-only components then get lambda close to 1. */
+#define MNF_DIFF_SCALE 0.70710678f  /* 1/sqrt(2) */
+#define MNF_MEAN3_SCALE 1.06066017f /* 3/sqrt(8) */
+
 /* Row y of a band as floats. */
 void mnf_load_row(const mnf_image *img, int band, int y, float *out);
 /* S1 for rows [row0, row0 + nrows) of one band: F = X - filter(X), with the
  * image's edges replicated so every pixel has a 3x3 neighbourhood (diff:
- * X(x,y) - X(x+1,y), the last column using x-1). out is nrows x samples. */
+ * X(x,y) - X(x+1,y), the last column using x-1), scaled as above. out is
+ * nrows x samples. */
 void mnf_noise_rows(const mnf_image *img, int noise, int band, int row0, int nrows, float *out);
 
 /* Lower triangle -> full symmetric matrix. */
