@@ -1,0 +1,154 @@
+/* Checks rules/catalog.json, the one source of truth for the guidelines of
+ * Section 7: every guideline present once with all its fields, the checked
+ * ones exactly those issue 4 names, and every example file present, with an
+ * `expect: <ID>` marker in each checked rule's bad example and none in any
+ * other example (warplint's tests rely on those markers). */
+#include "json_reader.h"
+#include "testing.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const expected_ids[] = {
+  "L_1", "L_2", "L_3", "L_4",
+  "S_1", "S_2", "S_3", "S_4", "S_5", "S_6",
+  "C_1", "C_2", "C_3", "C_4", "C_5",
+  "G_1", "G_2", "G_3", "G_4",
+  "T_1", "T_2", "T_3", "T_4",
+};
+#define N_RULES (sizeof expected_ids / sizeof expected_ids[0])
+
+static const char *const checked_ids[] = {
+  "G_2", "G_3", "S_1", "S_4", "S_5", "S_6", "C_1", "C_2", "C_3", "T_4",
+  "L_1", "L_2", "L_3",
+};
+#define N_CHECKED (sizeof checked_ids / sizeof checked_ids[0])
+
+static const char *const string_fields[] = {
+  "id", "title", "guideline", "why", "check", "paper", "bad", "good", "fix",
+};
+#define N_STRING_FIELDS (sizeof string_fields / sizeof string_fields[0])
+
+/* The key families of benchmarks/PROFILE.md. */
+static const char *const profile_prefixes[] = {
+  "latency.", "warp.", "pattern.", "bank_conflict.", "bank_conflict8.",
+  "bandwidth.", "local_array.", "cache.", "onchip_bw.",
+};
+
+static bool in_list(const char *s, const char *const *list, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, list[i]) == 0) return true;
+  return false;
+}
+
+/* Whole file as a NUL-terminated string, or NULL if it cannot be read. */
+static char *read_text(const char *path)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *text = NULL;
+  if (fseek(f, 0, SEEK_END) == 0) {
+    long size = ftell(f);
+    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
+      size_t got = fread(text, 1, (size_t)size, f);
+      text[got] = '\0';
+    }
+  }
+  fclose(f);
+  return text;
+}
+
+static size_t count_occurrences(const char *text, const char *needle)
+{
+  size_t n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle)) n++;
+  return n;
+}
+
+static void check_fields(const json_value *rule, const char *id)
+{
+  CHECK(rule->type == JSON_OBJECT && rule->count == N_STRING_FIELDS + 1);
+  for (size_t i = 0; i < N_STRING_FIELDS; i++) {
+    const char *value = json_string_or(json_get(rule, string_fields[i]), "");
+    if (value[0] == '\0') test_fail(__FILE__, __LINE__, "%s: field \"%s\" missing or empty", id, string_fields[i]);
+    else test_passed++;
+  }
+  const json_value *keys = json_get(rule, "profile_keys");
+  CHECK(keys && keys->type == JSON_ARRAY && keys->count > 0);
+  for (size_t i = 0; keys && keys->type == JSON_ARRAY && i < keys->count; i++) {
+    const char *key = json_string_or(json_at(keys, i), "");
+    bool known = false;
+    for (size_t p = 0; p < sizeof profile_prefixes / sizeof profile_prefixes[0]; p++)
+      known = known || strncmp(key, profile_prefixes[p], strlen(profile_prefixes[p])) == 0;
+    if (!known) test_fail(__FILE__, __LINE__, "%s: \"%s\" is not a key of benchmarks/PROFILE.md", id, key);
+    else test_passed++;
+  }
+}
+
+/* kind is "bad" or "good": the path must be examples/<ID>_<kind>.cu, the
+ * file non-empty, and its expect markers those the rule's check calls for. */
+static void check_example(const json_value *rule, const char *id, const char *kind, bool is_static)
+{
+  char expected_path[64], full[4096], marker[32];
+  snprintf(expected_path, sizeof expected_path, "examples/%s_%s.cu", id, kind);
+  CHECK_STR(json_string_or(json_get(rule, kind), ""), expected_path);
+  snprintf(full, sizeof full, "%s/rules/%s", test_source_dir(), expected_path);
+  char *text = read_text(full);
+  if (!text || text[0] == '\0') {
+    test_fail(__FILE__, __LINE__, "%s: missing or empty", full);
+    free(text);
+    return;
+  }
+  test_passed++;
+  snprintf(marker, sizeof marker, "expect: %s", id);
+  size_t wanted = is_static && strcmp(kind, "bad") == 0 ? 1 : 0;
+  size_t own = count_occurrences(text, marker), any = count_occurrences(text, "expect:");
+  if (own != wanted || any != wanted)
+    test_fail(__FILE__, __LINE__, "%s: %zu \"%s\" and %zu \"expect:\" markers, expected %zu",
+              full, own, marker, any, wanted);
+  else test_passed++;
+  free(text);
+}
+
+int main(void)
+{
+  char path[4096], err[256];
+  snprintf(path, sizeof path, "%s/rules/catalog.json", test_source_dir());
+  json_value *root = json_parse_file(path, err, sizeof err);
+  if (!root) {
+    fprintf(stderr, "%s\n", err);
+    CHECK(root != NULL);
+    return test_summary();
+  }
+  CHECK_STR(json_string_or(json_get(root, "schema"), ""), "warpmem.rules/1");
+  const json_value *rules = json_get(root, "rules");
+  CHECK(rules && rules->type == JSON_ARRAY && rules->count == N_RULES);
+
+  size_t seen[N_RULES] = {0};
+  size_t n = rules && rules->type == JSON_ARRAY ? rules->count : 0;
+  for (size_t r = 0; r < n; r++) {
+    const json_value *rule = json_at(rules, r);
+    const char *id = json_string_or(json_get(rule, "id"), "");
+    bool known = false;
+    for (size_t i = 0; i < N_RULES; i++)
+      if (strcmp(id, expected_ids[i]) == 0) { seen[i]++; known = true; }
+    if (!known) {
+      test_fail(__FILE__, __LINE__, "rule %zu has unknown id \"%s\"", r, id);
+      continue;
+    }
+    check_fields(rule, id);
+    const char *check = json_string_or(json_get(rule, "check"), "");
+    bool is_static = in_list(id, checked_ids, N_CHECKED);
+    CHECK_STR(check, is_static ? "static" : "advice");
+    check_example(rule, id, "bad", is_static);
+    check_example(rule, id, "good", is_static);
+  }
+  for (size_t i = 0; i < N_RULES; i++)
+    if (seen[i] != 1) test_fail(__FILE__, __LINE__, "%s appears %zu times", expected_ids[i], seen[i]);
+    else test_passed++;
+
+  json_free(root);
+  return test_summary();
+}
