@@ -2,7 +2,8 @@
  * Section 7: every guideline present once with all its fields, the checked
  * ones exactly those issue 4 names, and every example file present, with an
  * `expect: <ID>` marker in each checked rule's bad example and none in any
- * other example (warplint's tests rely on those markers). */
+ * other example (warplint's tests rely on those markers); and rules/README.md
+ * has a section per rule that carries the catalog's title. */
 #include "json_reader.h"
 #include "testing.h"
 
@@ -67,6 +68,18 @@ static size_t count_occurrences(const char *text, const char *needle)
   return n;
 }
 
+/* README.md documents each rule under "### <ID>" followed by its title. */
+static void check_readme_section(const char *readme, const json_value *rule, const char *id)
+{
+  char heading[32];
+  snprintf(heading, sizeof heading, "### %s\n", id);
+  const char *section = strstr(readme, heading);
+  const char *title = json_string_or(json_get(rule, "title"), "");
+  if (!section || title[0] == '\0' || !strstr(section, title))
+    test_fail(__FILE__, __LINE__, "rules/README.md: no section \"### %s\" with the title \"%s\"", id, title);
+  else test_passed++;
+}
+
 static void check_fields(const json_value *rule, const char *id)
 {
   CHECK(rule->type == JSON_OBJECT && rule->count == N_STRING_FIELDS + 1);
@@ -126,6 +139,10 @@ int main(void)
   const json_value *rules = json_get(root, "rules");
   CHECK(rules && rules->type == JSON_ARRAY && rules->count == N_RULES);
 
+  snprintf(path, sizeof path, "%s/rules/README.md", test_source_dir());
+  char *readme = read_text(path);
+  CHECK(readme != NULL);
+
   size_t seen[N_RULES] = {0};
   size_t n = rules && rules->type == JSON_ARRAY ? rules->count : 0;
   for (size_t r = 0; r < n; r++) {
@@ -144,11 +161,13 @@ int main(void)
     CHECK_STR(check, is_static ? "static" : "advice");
     check_example(rule, id, "bad", is_static);
     check_example(rule, id, "good", is_static);
+    if (readme) check_readme_section(readme, rule, id);
   }
   for (size_t i = 0; i < N_RULES; i++)
     if (seen[i] != 1) test_fail(__FILE__, __LINE__, "%s appears %zu times", expected_ids[i], seen[i]);
     else test_passed++;
 
+  free(readme);
   json_free(root);
   return test_summary();
 }
