@@ -47,8 +47,8 @@ typedef struct mnf_result {
   double *eigenvalues;   /* bands, decreasing: lambda = 1 + SNR */
   double *transform;     /* T, bands x bands, row-major: T[b * bands + m] */
   float *components_data;/* Z, components x pixels (BSQ) */
+  void (*release_components)(void *p); /* frees components_data; NULL: free() */
   double step_ms[MNF_STEPS];  /* wall time of each step; fused steps say so in note */
-  double transfer_ms;    /* GPU paths: host<->device copies not hidden behind work */
   double total_ms;       /* the whole run, transfers included, file reading excluded */
   const char *note;      /* how this implementation's steps were timed */
 } mnf_result;

@@ -76,7 +76,8 @@ void mnf_result_free(mnf_result *r)
   free(r->data_cov);
   free(r->eigenvalues);
   free(r->transform);
-  free(r->components_data);
+  if (r->release_components) r->release_components(r->components_data);
+  else free(r->components_data);
   memset(r, 0, sizeof *r);
 }
 

@@ -53,7 +53,6 @@ static void write_report(FILE *f, const char *input, const mnf_image *img, const
 
   jsonw_key(&w, "timing_ms"), jsonw_object_begin(&w);
   for (int s = 0; s < MNF_STEPS; s++) jsonw_key(&w, mnf_step_name(s)), jsonw_number(&w, r->step_ms[s]);
-  jsonw_key(&w, "transfers"), jsonw_number(&w, r->transfer_ms);
   jsonw_key(&w, "total"), jsonw_number(&w, r->total_ms);
   jsonw_key(&w, "note"), jsonw_string(&w, r->note);
   jsonw_object_end(&w);

@@ -1,0 +1,37 @@
+/* Covariance V2 (Table 6): V1 with the running sums in registers; shared
+ * memory is used only for the final reduction. */
+#include "kernels.h"
+
+#define THREADS 256
+
+template <typename T>
+__global__ void cov_v2_kernel(gpu_matrix a, const float *shift, double *sum)
+{
+  __shared__ double reduce[THREADS];
+  int i = blockIdx.y, j = blockIdx.x;
+  if (j > i) return;
+  float si = shift ? shift[i] : 0.0f, sj = shift ? shift[j] : 0.0f;
+  const long long ri = (long long)i * a.ld, rj = (long long)j * a.ld;
+  double total = 0.0;
+  const long long stride = (long long)THREADS * COV_BLOCK_PIXELS;
+  for (long long k0 = 0; k0 < a.n; k0 += stride) {
+    long long k1 = min(a.n, k0 + stride);
+    float part = 0.0f;
+    for (long long k = k0 + threadIdx.x; k < k1; k += THREADS)
+      part += (load_as_float<T>(a.data, ri + k) - si) * (load_as_float<T>(a.data, rj + k) - sj);
+    total += part;
+  }
+  reduce[threadIdx.x] = total;
+  __syncthreads();
+  for (int half = THREADS / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) reduce[threadIdx.x] += reduce[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) sum[(long long)i * a.bands + j] += reduce[0];
+}
+
+void cov_v2_registers(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
+{
+  dim3 grid(a->bands, a->bands);
+  MNF_DISPATCH_TYPE(a->type, (cov_v2_kernel<T><<<grid, THREADS, 0, s>>>(*a, shift, sum)));
+}

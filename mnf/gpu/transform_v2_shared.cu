@@ -1,0 +1,58 @@
+/* Transform V2 (Table 7): T in __constant__ memory as in V1, and the image
+ * staged in shared memory tile by tile (32 bands x 256 pixels, S_5 + S_6):
+ * each thread computes up to 16 components of its pixel, so an image value
+ * is read from global memory once per 16 components instead of once per
+ * component. */
+#include "gpu.h"
+#include "kernels.h"
+
+#define CONST_FLOATS 16384
+#define THREADS 256
+#define BAND_TILE 32
+#define GROUP 16
+
+__constant__ float c_t[CONST_FLOATS];
+
+template <typename T>
+__global__ void transform_v2_kernel(gpu_matrix x, int components, float *z, long long ldz)
+{
+  __shared__ float tile[BAND_TILE][THREADS];
+  long long k = (long long)blockIdx.x * THREADS + threadIdx.x;
+  int m0 = blockIdx.y * GROUP;
+  float acc[GROUP] = {};
+  for (int b0 = 0; b0 < x.bands; b0 += BAND_TILE) {
+    int nb = min(BAND_TILE, x.bands - b0);
+    for (int b = 0; b < nb; b++) tile[b][threadIdx.x] = k < x.n ? load_as_float<T>(x.data, (b0 + b) * x.ld + k) : 0.0f;
+    __syncthreads();
+    for (int b = 0; b < nb; b++) {
+      float v = tile[b][threadIdx.x];
+#pragma unroll
+      for (int m = 0; m < GROUP; m++)
+        if (m0 + m < components) acc[m] += c_t[(m0 + m) * x.bands + b0 + b] * v;
+    }
+    __syncthreads();
+  }
+  if (k >= x.n) return;
+#pragma unroll
+  for (int m = 0; m < GROUP; m++)
+    if (m0 + m < components) z[(m0 + m) * ldz + k] = acc[m];
+}
+
+void transform_v2_shared(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s)
+{
+  /* Whole groups of GROUP components per constant-memory load; with more
+   * than 1024 bands not even one group fits, and V1 does the work. */
+  int per_load = CONST_FLOATS / x->bands / GROUP * GROUP;
+  if (per_load < GROUP) {
+    transform_v1_constant(x, t, components, z, ldz, s);
+    return;
+  }
+  for (int m0 = 0; m0 < components; m0 += per_load) {
+    int count = components - m0 < per_load ? components - m0 : per_load;
+    CUDA_CHECK(cudaMemcpyToSymbolAsync(c_t, t + (long long)m0 * x->bands, sizeof(float) * count * x->bands, 0,
+                                       cudaMemcpyDeviceToDevice, s));
+    dim3 grid(ceil_div(x->n, THREADS), ceil_div(count, GROUP));
+    float *zg = z + m0 * ldz;
+    MNF_DISPATCH_TYPE(x->type, (transform_v2_kernel<T><<<grid, THREADS, 0, s>>>(*x, count, zg, ldz)));
+  }
+}

@@ -1,0 +1,36 @@
+/* The GPU implementations (libmnf_gpu): gpu-naive, gpu (CUDA-MNF) and the two
+ * cuBLAS variants. C linkage. */
+#ifndef MNF_GPU_H
+#define MNF_GPU_H
+
+#include <stddef.h>
+
+#include "mnf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Makes mnf_run dispatch the GPU implementations to mnf_gpu_run. */
+void mnf_gpu_register(void);
+/* Page-locked host memory (cudaMallocHost), so uploads run at full speed
+ * and overlap with work; plain malloc when that fails (no GPU). */
+envi_allocator mnf_gpu_pinned_allocator(void);
+
+int mnf_gpu_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
+
+/* A prepared run, for timing repeats: device buffers, streams, the pinned
+ * output and (if the image is not already page-locked) its pinning are set
+ * up once in create and are not part of an execute's time. execute runs
+ * the whole MNF, upload and download included; its result stays owned by
+ * the plan (valid until the next execute or destroy). */
+typedef struct mnf_gpu_plan mnf_gpu_plan;
+mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size);
+int mnf_gpu_plan_execute(mnf_gpu_plan *plan, const mnf_result **r, char *err, size_t err_size);
+void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
