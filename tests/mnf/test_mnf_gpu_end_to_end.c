@@ -1,0 +1,93 @@
+/* The whole MNF on the GPU (gpu, gpu-naive, cublas, cublas-gemm) against the
+ * serial implementation on a small odd-sized scene, for each noise
+ * estimate. Signal components are compared column by column (the noise
+ * eigenvalues are nearly equal, so their eigenvectors are not determined). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "mnf.h"
+#include "mnf_gpu.h"
+#include "synth.h"
+#include "testing.h"
+
+enum { SIGNAL = 4 }; /* 5 endmembers: 4 directions besides the mean */
+
+static double rel_diff(const double *a, const double *b, size_t n, size_t stride)
+{
+  double worst = 0, scale = 0;
+  for (size_t i = 0; i < n; i++) {
+    scale = fmax(scale, fabs(b[i * stride]));
+    worst = fmax(worst, fabs(a[i * stride] - b[i * stride]));
+  }
+  return worst / scale;
+}
+
+static void compare(int impl, int noise, const mnf_image *img)
+{
+  mnf_options opt = {6, noise, MNF_IMPL_SERIAL};
+  mnf_result ref, got;
+  char err[512];
+  if (mnf_run(img, &opt, &ref, err, sizeof err)) { test_fail(__FILE__, __LINE__, "serial: %s", err); return; }
+  opt.impl = impl;
+  if (mnf_run(img, &opt, &got, err, sizeof err)) {
+    test_fail(__FILE__, __LINE__, "%s: %s", mnf_impl_name(impl), err);
+    mnf_result_free(&ref);
+    return;
+  }
+  int B = ref.bands;
+  size_t S = ref.pixels;
+  double cov_n = rel_diff(got.noise_cov, ref.noise_cov, (size_t)B * B, 1);
+  double cov_d = rel_diff(got.data_cov, ref.data_cov, (size_t)B * B, 1);
+  double eig = 0, tcol = 0, zdiff = 0;
+  for (int m = 0; m < B; m++) eig = fmax(eig, fabs(got.eigenvalues[m] / ref.eigenvalues[m] - 1.0));
+  for (int m = 0; m < SIGNAL; m++) {
+    tcol = fmax(tcol, rel_diff(got.transform + m, ref.transform + m, B, B));
+    double worst = 0, scale = 0;
+    for (size_t k = 0; k < S; k++) {
+      worst = fmax(worst, fabs(got.components_data[m * S + k] - ref.components_data[m * S + k]));
+      scale = fmax(scale, fabs(ref.components_data[m * S + k]));
+    }
+    zdiff = fmax(zdiff, worst / scale);
+  }
+  printf("%-12s %-8s C_N %.2e C_D %.2e eig %.2e T %.2e Z %.2e\n", mnf_impl_name(impl), mnf_noise_name(noise), cov_n,
+         cov_d, eig, tcol, zdiff);
+  CHECK(cov_n < 1e-4);
+  CHECK(cov_d < 1e-4);
+  CHECK(eig < 1e-3);
+  CHECK(tcol < 1e-2);
+  CHECK(zdiff < 1e-3);
+  mnf_result_free(&ref);
+  mnf_result_free(&got);
+}
+
+int main(void)
+{
+  if (!gpu_or_skip("test_mnf_gpu_end_to_end")) return GPU_SKIP_EXIT;
+  mnf_gpu_register();
+  synth_params p;
+  synth_defaults(&p, 61, 47, 24, ENVI_I16, 3);
+  envi_allocator pinned = mnf_gpu_pinned_allocator();
+  mnf_image img;
+  CHECK(synth_generate(&p, &img, &pinned) == 0);
+  int impls[] = {MNF_IMPL_GPU, MNF_IMPL_GPU_NAIVE, MNF_IMPL_CUBLAS, MNF_IMPL_CUBLAS_GEMM};
+  for (int i = 0; i < 4; i++)
+    for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img);
+  mnf_image_free(&img);
+
+  /* Not pinned (the plan pins it), and another type. */
+  synth_defaults(&p, 40, 33, 15, ENVI_U16, 4);
+  CHECK(synth_generate(&p, &img, NULL) == 0);
+  compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img);
+  /* A constant band is reported by the GPU paths too. */
+  size_t S = mnf_image_pixels(&img);
+  for (size_t k = 0; k < S; k++) ((unsigned short *)img.data)[6 * S + k] = 500;
+  mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_GPU};
+  mnf_result r;
+  char err[512] = "";
+  CHECK(mnf_run(&img, &opt, &r, err, sizeof err) != 0);
+  CHECK(strstr(err, "band 7 is constant") != NULL);
+  mnf_image_free(&img);
+  return test_summary();
+}
