@@ -1,0 +1,1541 @@
+/* The analysis of one CUDA file: parse it with libclang, find the kernels,
+ * inventory the arrays each touches, express every subscript as an index
+ * polynomial (affine.h), model the 32 lanes of a warp, and apply the checked
+ * rules. Where the model is unsure it records nothing (precision over
+ * recall). */
+#include "warplint.h"
+#include "affine.h"
+
+#include <clang-c/Index.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum space { SP_GLOBAL, SP_SHARED, SP_CONSTANT, SP_LOCAL, SP_TEXTURE };
+static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
+
+enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_OTHER };
+
+enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_LOOP_INC = 16 };
+
+#define MAX_DIMS 4
+#define MAX_LOOPS 16
+
+typedef struct atom_info {
+  int kind;
+  CXCursor decl;
+  char name[64];
+  bool const_trip;               /* loop with constant bounds: unrollable */
+} atom_info;
+
+typedef struct var_info {
+  CXCursor decl;
+  int writes;                    /* stores outside the for-increment */
+  int loop_atom;                 /* >= 0: a for-loop induction variable */
+  bool evaluating;               /* guards against cycles */
+} var_info;
+
+typedef struct array_info {
+  CXCursor decl;
+  char *name, *elem_type;
+  int space;
+  long long elem_size, ext[MAX_DIMS];
+  int ndim;
+  bool is_param, param_const, param_restrict;
+  bool written, read, escaped, atomic, swapped, reusable;
+  unsigned line, column;
+  char patterns[160];
+  char recommended[48];
+} array_info;
+
+typedef struct access_info {
+  int array;
+  CXCursor index[MAX_DIMS];
+  int nidx;
+  bool write, read, ldg;
+  int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no induction variable) */
+  int loop_count;
+  unsigned line, column;
+  poly off;                      /* flattened element index */
+} access_info;
+
+typedef struct kernel_ctx {
+  const char *path;
+  const wl_options *opt;
+  wl_file_result *res;
+  char *name;
+  atom_info *atoms; int atom_count, atom_cap;
+  var_info *vars; int var_count, var_cap;
+  array_info *arrays; int array_count, array_cap;
+  access_info *accesses; int access_count, access_cap;
+  int loop_stack[MAX_LOOPS]; int loop_depth;
+  int inc_var;                   /* var whose for-increment is being walked */
+  long long block[3]; bool block_known;
+  bool uses_dim[3];              /* threadIdx.y / .z appear in the kernel */
+} kernel_ctx;
+
+/* Launch sites found in the file: kernel -> block shape. */
+typedef struct launch_info {
+  char *usr;
+  long long block[3];
+  bool known;
+} launch_info;
+
+typedef struct file_ctx {
+  const char *path;
+  const wl_options *opt;
+  wl_file_result *res;
+  CXFile file;
+  launch_info *launches; int launch_count, launch_cap;
+} file_ctx;
+
+#define GROW(ptr, count, cap)                                              \
+  do {                                                                     \
+    if ((count) == (cap)) {                                                \
+      (cap) = (cap) ? 2 * (cap) : 16;                                      \
+      void *grown_ = realloc((ptr), (size_t)(cap) * sizeof *(ptr));        \
+      if (!grown_) { fprintf(stderr, "warplint: out of memory\n"); exit(2); } \
+      (ptr) = grown_;                                                      \
+    }                                                                      \
+  } while (0)
+
+/* ---- small libclang helpers ---- */
+
+static char *cx_take(CXString s) {
+  char *r = wl_strdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+typedef struct child_list { CXCursor c[8]; int n; } child_list;
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  child_list *l = d;
+  if (l->n < 8) l->c[l->n] = c;
+  l->n++;
+  return CXChildVisit_Continue;
+}
+
+static child_list children(CXCursor c) {
+  child_list l = {.n = 0};
+  clang_visitChildren(c, collect_child, &l);
+  if (l.n > 8) l.n = 8;
+  return l;
+}
+
+/* Looks through implicit casts, parentheses and explicit casts. */
+static CXCursor strip(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
+        k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
+      return c;
+    child_list l = children(c);
+    if (l.n == 0) return c;
+    CXCursor last = l.c[l.n - 1];
+    if (k == CXCursor_UnexposedExpr && l.n != 1) return c;
+    c = last;
+  }
+}
+
+static void location_of(CXCursor c, unsigned *line, unsigned *column) {
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, line, column, NULL);
+}
+
+static bool in_file(CXCursor c, CXFile file) {
+  CXFile f;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  return f && clang_File_isEqual(f, file);
+}
+
+static bool has_attr(CXCursor c, enum CXCursorKind attr) {
+  child_list l = {.n = 0};
+  clang_visitChildren(c, collect_child, &l);
+  for (int i = 0; i < l.n; i++)
+    if (clang_getCursorKind(l.c[i]) == attr) return true;
+  return false;
+}
+
+/* ---- constant and polynomial evaluation ---- */
+
+static bool eval_int(CXCursor c, long long *v) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r) return false;
+  bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok) *v = clang_EvalResult_getAsLongLong(r);
+  clang_EvalResult_dispose(r);
+  return ok;
+}
+
+/* A compile-time integer: literals, enumerators, const variables, and
+ * arithmetic on them. */
+static bool const_value(CXCursor c, long long *v) {
+  c = strip(c);
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_UnaryExpr:
+  case CXCursor_BinaryOperator:
+  case CXCursor_UnaryOperator:
+  case CXCursor_CXXBoolLiteralExpr:
+  case CXCursor_UnexposedExpr:   /* e.g. a default argument */
+    return eval_int(c, v);
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) {
+      *v = clang_getEnumConstantDeclValue(d);
+      return true;
+    }
+    if (clang_getCursorKind(d) == CXCursor_VarDecl &&
+        clang_isConstQualifiedType(clang_getCursorType(d)))
+      return eval_int(d, v);
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+static int find_var(kernel_ctx *k, CXCursor decl) {
+  for (int i = 0; i < k->var_count; i++)
+    if (clang_equalCursors(k->vars[i].decl, decl)) return i;
+  return -1;
+}
+
+static int add_var(kernel_ctx *k, CXCursor decl) {
+  int i = find_var(k, decl);
+  if (i >= 0) return i;
+  GROW(k->vars, k->var_count, k->var_cap);
+  k->vars[k->var_count] = (var_info){.decl = decl, .writes = 0, .loop_atom = -1};
+  return k->var_count++;
+}
+
+static int add_atom(kernel_ctx *k, int kind, CXCursor decl, const char *name) {
+  for (int i = ATOM_FIRST_SYMBOL; i < k->atom_count; i++)
+    if (k->atoms[i].kind == kind && clang_equalCursors(k->atoms[i].decl, decl)) return i;
+  GROW(k->atoms, k->atom_count, k->atom_cap);
+  atom_info *a = &k->atoms[k->atom_count];
+  memset(a, 0, sizeof *a);
+  a->kind = kind;
+  a->decl = decl;
+  snprintf(a->name, sizeof a->name, "%s", name);
+  return k->atom_count++;
+}
+
+static int builtin_atom(const char *base, const char *member) {
+  static const char *const bases[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+  if (strlen(member) != 1 || member[0] < 'x' || member[0] > 'z') return -1;
+  for (int b = 0; b < 4; b++)
+    if (strcmp(base, bases[b]) == 0) return b * 3 + (member[0] - 'x');
+  return -1;
+}
+
+/* threadIdx.x etc.: a MemberRefExpr over a DeclRefExpr of the built-in. */
+static int member_builtin(CXCursor c) {
+  child_list l = children(c);
+  if (l.n != 1) return -1;
+  CXCursor base = strip(l.c[0]);
+  if (clang_getCursorKind(base) != CXCursor_DeclRefExpr) return -1;
+  char *b = cx_take(clang_getCursorSpelling(base));
+  char *m = cx_take(clang_getCursorSpelling(c));
+  int atom = builtin_atom(b, m);
+  free(b);
+  free(m);
+  return atom;
+}
+
+static void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth);
+
+static bool is_array_read(CXCursor c) {
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  return kind == CXCursor_ArraySubscriptExpr || kind == CXCursor_CallExpr;
+}
+
+static void eval_var(kernel_ctx *k, CXCursor decl, poly *out, int depth) {
+  int v = find_var(k, decl);
+  if (v < 0) { poly_unknown(out, false); return; }
+  var_info *var = &k->vars[v];
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  bool has_init = !clang_Cursor_isNull(init);
+  if (var->loop_atom >= 0) {
+    /* i = init + (lane-uniform progress of the loop) */
+    poly start, step;
+    if (var->writes != 0 || !has_init) { poly_unknown(out, false); return; }
+    eval_poly(k, init, &start, depth + 1);
+    poly_atom(&step, var->loop_atom);
+    poly_add(out, &start, &step, 1);
+    return;
+  }
+  if (var->writes != 0 || !has_init || var->evaluating) {
+    poly_unknown(out, false);
+    return;
+  }
+  var->evaluating = true;
+  eval_poly(k, init, out, depth + 1);
+  k->vars[v].evaluating = false;
+}
+
+static void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
+  c = strip(c);
+  long long value;
+  if (depth > 24) { poly_unknown(out, false); return; }
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_UnaryExpr:
+    if (eval_int(c, &value)) poly_const(out, value);
+    else poly_unknown(out, false);
+    return;
+  case CXCursor_MemberRefExpr: {
+    int atom = member_builtin(c);
+    if (atom >= 0) {
+      if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known)
+        poly_const(out, k->block[atom - ATOM_BDX]);
+      else
+        poly_atom(out, atom);
+    } else {
+      poly_unknown(out, false);
+    }
+    return;
+  }
+  case CXCursor_DeclRefExpr: {
+    if (const_value(c, &value)) { poly_const(out, value); return; }
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
+      char *name = cx_take(clang_getCursorSpelling(d));
+      poly_atom(out, add_atom(k, ATOMK_PARAM, d, name));
+      free(name);
+      return;
+    }
+    if (clang_getCursorKind(d) == CXCursor_VarDecl) { eval_var(k, d, out, depth); return; }
+    poly_unknown(out, false);
+    return;
+  }
+  case CXCursor_BinaryOperator: {
+    child_list l = children(c);
+    if (l.n != 2) { poly_unknown(out, false); return; }
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    poly a, b;
+    eval_poly(k, l.c[0], &a, depth + 1);
+    eval_poly(k, l.c[1], &b, depth + 1);
+    long long x, y;
+    bool ca = poly_is_const(&a, &x), cb = poly_is_const(&b, &y);
+    switch (op) {
+    case CXBinaryOperator_Add: poly_add(out, &a, &b, 1); return;
+    case CXBinaryOperator_Sub: poly_add(out, &a, &b, -1); return;
+    case CXBinaryOperator_Mul: poly_mul(out, &a, &b); return;
+    case CXBinaryOperator_Shl:
+      if (cb && y >= 0 && y < 31) { poly s; poly_const(&s, 1LL << y); poly_mul(out, &a, &s); return; }
+      break;
+    case CXBinaryOperator_Div:
+      if (ca && cb && y != 0) { poly_const(out, x / y); return; }
+      break;
+    case CXBinaryOperator_Rem:
+      if (ca && cb && y != 0) { poly_const(out, x % y); return; }
+      break;
+    case CXBinaryOperator_Shr:
+      if (ca && cb && y >= 0 && y < 63) { poly_const(out, x >> y); return; }
+      break;
+    default:
+      break;
+    }
+    poly_unknown(out, a.data_dependent || b.data_dependent);
+    return;
+  }
+  case CXCursor_UnaryOperator: {
+    child_list l = children(c);
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (l.n == 1 && (op == CXUnaryOperator_Minus || op == CXUnaryOperator_Plus)) {
+      poly a, m;
+      eval_poly(k, l.c[0], &a, depth + 1);
+      poly_const(&m, op == CXUnaryOperator_Minus ? -1 : 1);
+      poly_mul(out, &a, &m);
+      return;
+    }
+    poly_unknown(out, false);
+    return;
+  }
+  default:
+    poly_unknown(out, is_array_read(c));
+    return;
+  }
+}
+
+/* ---- arrays ---- */
+
+static int find_array(kernel_ctx *k, CXCursor decl) {
+  for (int i = 0; i < k->array_count; i++)
+    if (clang_equalCursors(k->arrays[i].decl, decl)) return i;
+  return -1;
+}
+
+static CXType element_type(CXType t, long long *ext, int *ndim) {
+  *ndim = 0;
+  for (;;) {
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+        t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray) {
+      if (*ndim < MAX_DIMS) ext[(*ndim)++] = clang_getArraySize(t);
+      t = clang_getArrayElementType(t);
+      continue;
+    }
+    if (t.kind == CXType_Elaborated || t.kind == CXType_Typedef) {
+      CXType canon = clang_getCanonicalType(t);
+      if (canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray) { t = canon; continue; }
+    }
+    return t;
+  }
+}
+
+/* Registers the array that decl names, if it is one warplint tracks. */
+static int array_for_decl(kernel_ctx *k, CXCursor decl) {
+  int found = find_array(k, decl);
+  if (found >= 0) return found;
+  enum CXCursorKind kind = clang_getCursorKind(decl);
+  if (kind != CXCursor_ParmDecl && kind != CXCursor_VarDecl) return -1;
+  CXType t = clang_getCursorType(decl);
+  array_info a;
+  memset(&a, 0, sizeof a);
+  CXType elem;
+  if (kind == CXCursor_ParmDecl) {
+    CXType canon = clang_getCanonicalType(t);
+    if (canon.kind != CXType_Pointer) return -1;
+    elem = clang_getPointeeType(canon);
+    a.space = SP_GLOBAL;
+    a.is_param = true;
+    a.param_const = clang_isConstQualifiedType(elem);
+    a.param_restrict = clang_isRestrictQualifiedType(canon);
+    a.ndim = 1;
+    a.ext[0] = -1;
+  } else {
+    elem = element_type(t, a.ext, &a.ndim);
+    if (a.ndim == 0) return -1;
+    if (has_attr(decl, CXCursor_CUDASharedAttr)) a.space = SP_SHARED;
+    else if (has_attr(decl, CXCursor_CUDAConstantAttr)) a.space = SP_CONSTANT;
+    else if (clang_getCursorKind(clang_getCursorSemanticParent(decl)) == CXCursor_TranslationUnit ||
+             clang_Cursor_getStorageClass(decl) == CX_SC_Static)
+      a.space = SP_GLOBAL;  /* __device__ arrays at file scope */
+    else a.space = SP_LOCAL;
+  }
+  a.elem_size = clang_Type_getSizeOf(elem);
+  if (a.elem_size <= 0) return -1;  /* incomplete or dependent: stay silent */
+  a.decl = decl;
+  a.name = cx_take(clang_getCursorSpelling(decl));
+  a.elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(elem)));
+  location_of(decl, &a.line, &a.column);
+  GROW(k->arrays, k->array_count, k->array_cap);
+  k->arrays[k->array_count] = a;
+  return k->array_count++;
+}
+
+/* ---- the walk over a kernel body ---- */
+
+static void walk(kernel_ctx *k, CXCursor c, int mode);
+
+typedef struct walk_arg { kernel_ctx *k; int mode; } walk_arg;
+
+static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  walk_arg *w = d;
+  walk(w->k, c, w->mode);
+  return CXChildVisit_Continue;
+}
+
+static void walk_children(kernel_ctx *k, CXCursor c, int mode) {
+  walk_arg w = {k, mode};
+  clang_visitChildren(c, walk_child, &w);
+}
+
+static void record_access(kernel_ctx *k, CXCursor c, int mode) {
+  CXCursor idx[MAX_DIMS];
+  int n = 0;
+  CXCursor cur = strip(c);
+  bool deep = false;
+  while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
+    child_list l = children(cur);
+    if (l.n != 2) return;
+    walk(k, l.c[1], M_READ);
+    if (n < MAX_DIMS) idx[n++] = l.c[1];
+    else deep = true;
+    cur = strip(l.c[0]);
+  }
+  if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr) {
+    walk(k, cur, M_READ);
+    return;
+  }
+  int ai = array_for_decl(k, clang_getCursorReferenced(cur));
+  if (ai < 0 || deep) return;
+  array_info *a = &k->arrays[ai];
+  if (n != a->ndim) { a->escaped = true; return; }  /* pointer arithmetic we do not model */
+  GROW(k->accesses, k->access_count, k->access_cap);
+  access_info *x = &k->accesses[k->access_count++];
+  memset(x, 0, sizeof *x);
+  x->array = ai;
+  x->nidx = n;
+  for (int i = 0; i < n; i++) x->index[i] = idx[n - 1 - i];
+  x->write = (mode & M_WRITE) != 0;
+  x->read = (mode & M_READ) != 0 || !(mode & M_WRITE);
+  x->ldg = (mode & M_LDG) != 0;
+  x->loop_count = k->loop_depth;
+  memcpy(x->loops, k->loop_stack, sizeof k->loop_stack);
+  location_of(cur, &x->line, &x->column);
+  if (x->write) a->written = true;
+  if (x->read) a->read = true;
+  if (mode & M_ATOMIC) a->atomic = true;
+}
+
+static bool is_assignment(enum CXBinaryOperatorKind op) {
+  return op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+}
+
+/* w[i] = w[j] with both sides subscripting the same local array: the
+ * element moves inside the array, as a sort or a swap does. */
+static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
+  CXCursor l = strip(lhs), r = strip(rhs);
+  if (clang_getCursorKind(l) != CXCursor_ArraySubscriptExpr ||
+      clang_getCursorKind(r) != CXCursor_ArraySubscriptExpr) return;
+  child_list la = children(l), ra = children(r);
+  if (la.n != 2 || ra.n != 2) return;
+  CXCursor lb = strip(la.c[0]), rb = strip(ra.c[0]);
+  if (clang_getCursorKind(lb) != CXCursor_DeclRefExpr || clang_getCursorKind(rb) != CXCursor_DeclRefExpr) return;
+  CXCursor ld = clang_getCursorReferenced(lb), rd = clang_getCursorReferenced(rb);
+  if (!clang_equalCursors(ld, rd)) return;
+  int ai = find_array(k, ld);
+  if (ai >= 0 && k->arrays[ai].space == SP_LOCAL) k->arrays[ai].swapped = true;
+}
+
+static void walk_for(kernel_ctx *k, CXCursor c) {
+  child_list l = children(c);
+  int atom = -1, var = -1;
+  if (l.n == 4 && clang_getCursorKind(l.c[0]) == CXCursor_DeclStmt) {
+    child_list decls = children(l.c[0]);
+    if (decls.n == 1 && clang_getCursorKind(decls.c[0]) == CXCursor_VarDecl) {
+      CXCursor vd = decls.c[0];
+      char *name = cx_take(clang_getCursorSpelling(vd));
+      atom = add_atom(k, ATOMK_LOOP, vd, name);
+      free(name);
+      var = add_var(k, vd);
+      k->vars[var].loop_atom = atom;
+      /* constant trip count: constant start and a constant bound */
+      long long start, bound;
+      CXCursor init = clang_Cursor_getVarDeclInitializer(vd);
+      child_list cond = children(strip(l.c[1]));
+      k->atoms[atom].const_trip = !clang_Cursor_isNull(init) && const_value(init, &start) &&
+                                  cond.n == 2 && const_value(cond.c[1], &bound);
+    }
+  }
+  if (atom < 0) {
+    if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = -1;
+    walk_children(k, c, 0);
+    k->loop_depth--;
+    return;
+  }
+  walk(k, l.c[0], 0);
+  if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = atom;
+  walk(k, l.c[1], 0);
+  int saved = k->inc_var;
+  k->inc_var = var;
+  walk(k, l.c[2], 0);
+  k->inc_var = saved;
+  walk(k, l.c[3], 0);
+  k->loop_depth--;
+}
+
+static void walk_call(kernel_ctx *k, CXCursor c) {
+  char *callee = cx_take(clang_getCursorSpelling(c));
+  int mode = 0;
+  if (strncmp(callee, "atomic", 6) == 0) mode = M_WRITE | M_READ | M_ATOMIC;
+  else if (strcmp(callee, "__ldg") == 0) mode = M_READ | M_LDG;
+  free(callee);
+  int n = clang_Cursor_getNumArguments(c);
+  if (n < 0) { walk_children(k, c, 0); return; }
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+    walk(k, arg, i == 0 ? mode : 0);
+  }
+}
+
+static void walk(kernel_ctx *k, CXCursor c, int mode) {
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  switch (kind) {
+  case CXCursor_ForStmt:
+    walk_for(k, c);
+    return;
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+    if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = -1;
+    walk_children(k, c, 0);
+    k->loop_depth--;
+    return;
+  case CXCursor_BinaryOperator:
+  case CXCursor_CompoundAssignOperator: {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    child_list l = children(c);
+    if (is_assignment(op) && l.n == 2) {
+      walk(k, l.c[0], M_WRITE | (op == CXBinaryOperator_Assign ? 0 : M_READ));
+      walk(k, l.c[1], M_READ);
+      if (op == CXBinaryOperator_Assign) note_swap(k, l.c[0], l.c[1]);
+      return;
+    }
+    walk_children(k, c, M_READ);
+    return;
+  }
+  case CXCursor_UnaryOperator: {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
+        op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
+      walk_children(k, c, M_WRITE | M_READ);
+      return;
+    }
+    if (op == CXUnaryOperator_AddrOf) { walk_children(k, c, mode ? mode : M_WRITE | M_READ); return; }
+    walk_children(k, c, M_READ);
+    return;
+  }
+  case CXCursor_ArraySubscriptExpr:
+    record_access(k, c, mode);
+    return;
+  case CXCursor_CallExpr:
+    walk_call(k, c);
+    return;
+  case CXCursor_MemberRefExpr: {
+    int atom = member_builtin(c);
+    if (atom == ATOM_TY) k->uses_dim[1] = true;
+    if (atom == ATOM_TZ) k->uses_dim[2] = true;
+    walk_children(k, c, M_READ);
+    return;
+  }
+  case CXCursor_VarDecl: {
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) array_for_decl(k, c);
+    else add_var(k, c);
+    walk_children(k, c, M_READ);
+    return;
+  }
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    int v = find_var(k, d);
+    if (v >= 0 && (mode & M_WRITE) && v != k->inc_var) k->vars[v].writes++;
+    int ai = find_array(k, d);
+    if (ai < 0 && clang_getCursorKind(d) == CXCursor_ParmDecl) ai = array_for_decl(k, d);
+    if (ai >= 0 && !(mode & M_LDG)) k->arrays[ai].escaped = true;
+    return;
+  }
+  case CXCursor_LambdaExpr:
+    return;
+  case CXCursor_UnexposedExpr:
+  case CXCursor_ParenExpr:
+    walk_children(k, c, mode);
+    return;
+  default:
+    walk_children(k, c, 0);
+    return;
+  }
+}
+
+/* ---- the warp model ---- */
+
+typedef enum lane_kind { LANE_UNIFORM, LANE_CONCRETE, LANE_SYMBOLIC, LANE_UNKNOWN } lane_kind;
+
+typedef struct lane_model {
+  lane_kind kind;
+  long long offset[32];          /* LANE_CONCRETE: element offset of each lane */
+  poly stride;                   /* coefficient of threadIdx.x, in elements */
+  bool stride_const;
+  long long stride_value;
+} lane_model;
+
+static bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
+
+static void lane_coords(const kernel_ctx *k, int lane, long long *t) {
+  if (k->block_known) {
+    long long bx = k->block[0] > 0 ? k->block[0] : 1, by = k->block[1] > 0 ? k->block[1] : 1;
+    t[0] = lane % bx;
+    t[1] = (lane / bx) % by;
+    t[2] = lane / (bx * by);
+  } else {
+    /* Documented default: blockDim.x is a multiple of 32, so a warp is 32
+     * consecutive threadIdx.x with threadIdx.y and .z fixed. */
+    t[0] = lane;
+    t[1] = 0;
+    t[2] = 0;
+  }
+}
+
+static void model_lanes(const kernel_ctx *k, const poly *off, lane_model *m) {
+  memset(m, 0, sizeof *m);
+  if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
+  poly_coefficient(off, ATOM_TX, &m->stride);
+  m->stride_const = poly_is_const(&m->stride, &m->stride_value);
+  poly lane_part;
+  poly_const(&lane_part, 0);
+  bool symbolic = false;
+  for (int i = 0; i < off->count; i++) {
+    const poly_term *t = &off->terms[i];
+    bool lane_term = false, other = false;
+    for (int a = 0; a < t->degree; a++) {
+      if (is_thread_atom(t->atoms[a])) lane_term = true;
+      else other = true;
+    }
+    if (!lane_term) continue;
+    if (other) symbolic = true;
+    poly one = {.count = 1};
+    one.terms[0] = *t;
+    poly_add(&lane_part, &lane_part, &one, 1);
+  }
+  if (symbolic) { m->kind = LANE_SYMBOLIC; return; }
+  if (lane_part.count == 0) { m->kind = LANE_UNIFORM; return; }
+  long long values[ATOM_FIRST_SYMBOL];
+  for (int a = 0; a < ATOM_FIRST_SYMBOL; a++) values[a] = -1;
+  for (int lane = 0; lane < 32; lane++) {
+    lane_coords(k, lane, values);
+    if (!poly_eval(&lane_part, values, ATOM_FIRST_SYMBOL, &m->offset[lane])) {
+      m->kind = LANE_UNKNOWN;
+      return;
+    }
+  }
+  m->kind = LANE_CONCRETE;
+}
+
+static int count_distinct(const long long *v, int n) {
+  int distinct = 0;
+  for (int i = 0; i < n; i++) {
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j++) seen = v[j] == v[i];
+    if (!seen) distinct++;
+  }
+  return distinct;
+}
+
+/* 32-byte sectors one warp request touches (base assumed sector-aligned). */
+static int sectors(const lane_model *m, long long elem_size) {
+  long long s[32];
+  for (int l = 0; l < 32; l++) s[l] = (m->offset[l] * elem_size) >> 5;
+  return count_distinct(s, 32);
+}
+
+/* Bank-conflict degree: 32 banks of 4 bytes; elements wider than 4 bytes are
+ * served in phases of 128 bytes (16 lanes for 8-byte, 8 lanes for 16-byte). */
+static int conflict_degree(const long long *offset, long long elem_size) {
+  int words = elem_size >= 4 ? (int)(elem_size / 4) : 1;
+  int lanes_per_phase = 32 / words;
+  if (lanes_per_phase < 1) lanes_per_phase = 1;
+  int worst = 1;
+  for (int phase = 0; phase < 32; phase += lanes_per_phase) {
+    long long addr[32 * 4];
+    int n = 0;
+    for (int l = phase; l < phase + lanes_per_phase && l < 32; l++)
+      for (int w = 0; w < words && n < 128; w++) addr[n++] = (offset[l] * elem_size) / 4 + w;
+    for (int bank = 0; bank < 32; bank++) {
+      long long in_bank[128];
+      int m = 0;
+      for (int i = 0; i < n; i++)
+        if (((addr[i] % 32) + 32) % 32 == bank) in_bank[m++] = addr[i];
+      int d = count_distinct(in_bank, m);
+      if (d > worst) worst = d;
+    }
+  }
+  return worst;
+}
+
+static int pow2_at_least(int n) {
+  int p = 1;
+  while (p < n && p < 32) p *= 2;
+  return p;
+}
+
+/* ---- findings ---- */
+
+static wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
+                               const array_info *a) {
+  wl_file_result *r = k->res;
+  for (size_t i = 0; i < r->finding_count; i++) {
+    wl_finding *f = &r->findings[i];
+    if (strcmp(f->rule, rule) == 0 && f->line == x->line && f->array && strcmp(f->array, a->name) == 0)
+      return NULL;  /* one finding per rule, array and line */
+  }
+  GROW(r->findings, r->finding_count, r->finding_cap);
+  wl_finding *f = &r->findings[r->finding_count++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->rule, sizeof f->rule, "%s", rule);
+  f->severity = "warning";
+  f->line = x->line;
+  f->column = x->column;
+  f->kernel = wl_strdup(k->name);
+  f->array = wl_strdup(a->name);
+  f->space = space_names[a->space];
+  return f;
+}
+
+static void add_metric(kernel_ctx *k, wl_finding *f, const char *key) {
+  if (f->metric_count >= 2) return;
+  wl_metric_lookup(k->opt, key, &f->metrics[f->metric_count++]);
+}
+
+static void add_note(wl_finding *f, unsigned line, unsigned column, char *text) {
+  if (f->note_count >= 4) { free(text); return; }
+  f->note_line[f->note_count] = line;
+  f->note_column[f->note_count] = column;
+  f->notes[f->note_count++] = text;
+}
+
+/* "measured on H100: 8-way 250 cycles vs 1-way 31 cycles" */
+static char *compare_text(kernel_ctx *k, wl_finding *f, const char *label_a, const char *label_b) {
+  char a[160], b[160];
+  wl_metric_text(k->opt, &f->metrics[0], label_a, a, sizeof a);
+  wl_metric_text(k->opt, &f->metrics[1], label_b, b, sizeof b);
+  return wl_format("%s vs %s", a, b);
+}
+
+static void set_message(wl_finding *f, char *head, char *evidence) {
+  f->message = wl_format("%s; %s", head, evidence);
+  free(head);
+  free(evidence);
+}
+
+static void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size) {
+  static const char *const builtin[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x",
+    "blockIdx.y", "blockIdx.z", "blockDim.x", "blockDim.y", "blockDim.z", "gridDim.x", "gridDim.y", "gridDim.z"};
+  size_t len = 0;
+  out[0] = 0;
+  for (int i = 0; i < p->count && len < size; i++) {
+    const poly_term *t = &p->terms[i];
+    len += (size_t)snprintf(out + len, size - len, "%s", i ? " + " : "");
+    if (t->coef != 1 || t->degree == 0)
+      len += (size_t)snprintf(out + len, size - len, "%lld%s", t->coef, t->degree ? "*" : "");
+    for (int a = 0; a < t->degree && len < size; a++) {
+      int id = t->atoms[a];
+      len += (size_t)snprintf(out + len, size - len, "%s%s", a ? "*" : "",
+                              id < ATOM_FIRST_SYMBOL ? builtin[id] : k->atoms[id].name);
+    }
+  }
+}
+
+static void append_pattern(array_info *a, const char *text) {
+  if (strstr(a->patterns, text)) return;
+  size_t len = strlen(a->patterns);
+  snprintf(a->patterns + len, sizeof a->patterns - len, "%s%s", len ? "; " : "", text);
+}
+
+static bool uses_loop_atom(const kernel_ctx *k, const poly *p) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].kind == ATOMK_LOOP && poly_uses_atom(p, a)) return true;
+  return false;
+}
+
+static bool uses_index_atoms(const poly *p) {
+  for (int a = ATOM_TX; a <= ATOM_BZ; a++)
+    if (poly_uses_atom(p, a)) return true;
+  return false;
+}
+
+static bool is_read_only(const array_info *a) {
+  return !a->written && !a->escaped && !a->atomic;
+}
+
+/* const float *__restrict__ name, for the T_4 fix-it on the parameter. */
+static void restrict_fix(kernel_ctx *k, wl_finding *f, const array_info *a) {
+  if (f->fix_count >= 2) return;
+  CXSourceRange range = clang_getCursorExtent(a->decl);
+  unsigned begin_line, begin_col, begin_off, end_off;
+  clang_getExpansionLocation(clang_getRangeStart(range), NULL, &begin_line, &begin_col, &begin_off);
+  clang_getExpansionLocation(clang_getRangeEnd(range), NULL, NULL, NULL, &end_off);
+  if (end_off <= begin_off) return;
+  wl_fix *fix = &f->fixes[f->fix_count++];
+  fix->line = begin_line;
+  fix->column = begin_col;
+  fix->length = end_off - begin_off;
+  fix->replacement = wl_format("const %s *__restrict__ %s", a->elem_type, a->name);
+  add_note(f, begin_line, begin_col,
+           wl_format("declare '%s' as 'const %s *__restrict__' so loads take the read-only path (T_4)",
+                     a->name, a->elem_type));
+  (void)k;
+}
+
+static void check_global(kernel_ctx *k, const access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  char buf[200];
+  bool strided = (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value != 0 &&
+                  m->stride_value != 1) ||
+                 (m->kind == LANE_SYMBOLIC && !m->stride_const && !m->stride.unknown);
+  if (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
+  if (m->kind == LANE_UNIFORM) append_pattern(a, "broadcast");
+  if (strided) {
+    int got = 0, ideal = (int)((32 * a->elem_size + 31) / 32);
+    if (m->kind == LANE_CONCRETE) {
+      got = sectors(m, a->elem_size);
+      if (got <= ideal) strided = false;
+    }
+    if (strided) {
+      if (m->kind == LANE_CONCRETE) {
+        snprintf(buf, sizeof buf, "stride %lld", m->stride_value);
+      } else {
+        char s[120];
+        poly_text(k, &m->stride, s, sizeof s);
+        snprintf(buf, sizeof buf, "stride %s", s);
+      }
+      append_pattern(a, buf);
+      wl_finding *f = new_finding(k, "G_3", x, a);
+      if (f) {
+        add_metric(k, f, "pattern.global.strided");
+        add_metric(k, f, "pattern.global.aligned");
+        char *head = m->kind == LANE_CONCRETE
+            ? wl_format("non-consecutive global access to '%s': consecutive lanes are %lld elements apart, "
+                        "%d sectors per warp request instead of %d", a->name, m->stride_value, got, ideal)
+            : wl_format("non-consecutive global access to '%s': consecutive lanes are %s elements apart, "
+                        "up to 32 sectors per warp request instead of %d", a->name, buf + 7, ideal);
+        set_message(f, head, compare_text(k, f, "strided", "aligned"));
+        add_note(f, x->line, x->column, wl_strdup("map threadIdx.x to the fastest-varying index (G_3); "
+                                                  "G_4: tune the block's shape if the pattern must stay"));
+      }
+      if (x->read && !x->ldg && is_read_only(a) && a->is_param && !(a->param_const && a->param_restrict)) {
+        wl_finding *t = new_finding(k, "T_4", x, a);
+        if (t) {
+          add_metric(k, t, "pattern.texture.strided");
+          add_metric(k, t, "pattern.global.strided");
+          set_message(t, wl_format("read-only '%s' is read non-consecutively through the plain global path",
+                                   a->name),
+                      compare_text(k, t, "texture strided", "global strided"));
+          restrict_fix(k, t, a);
+        }
+      }
+    }
+  }
+  if ((a->elem_size == 1 || a->elem_size == 2) && m->kind == LANE_CONCRETE && m->stride_const &&
+      m->stride_value == 1) {
+    wl_finding *f = new_finding(k, "G_2", x, a);
+    if (f) {
+      bool byte = a->elem_size == 1;
+      add_metric(k, f, byte ? "bandwidth.type.char" : "bandwidth.type.short");
+      add_metric(k, f, byte ? "bandwidth.type.char4" : "bandwidth.type.int");
+      set_message(f, wl_format("%lld-byte elements of '%s' read by consecutive lanes: pack %s into %s",
+                               a->elem_size, a->name, byte ? "four" : "two", byte ? "char4" : "a 4-byte type"),
+                  compare_text(k, f, byte ? "char" : "short", byte ? "char4" : "int"));
+    }
+  }
+  /* S_5 / C_2: reads in a loop whose index moves with the loop. */
+  if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off)) return;
+  if (!uses_index_atoms(&x->off)) {
+    if (a->elem_size > 16) return;
+    append_pattern(a, "same element for the whole grid");
+    a->reusable = true;
+    wl_finding *f = new_finding(k, "C_2", x, a);
+    if (!f) return;
+    add_metric(k, f, "warp.global.distinct_1");
+    add_metric(k, f, "warp.constant.distinct_1");
+    set_message(f, wl_format("every lane reads the same element of read-only '%s' in the loop: "
+                             "small read-only data belongs in __constant__ memory", a->name),
+                compare_text(k, f, "global broadcast", "constant broadcast"));
+    return;
+  }
+  long long reuse = 1;
+  char dims[64] = "";
+  for (int d = 0; d < 3; d++) {
+    if (poly_uses_atom(&x->off, ATOM_TX + d)) continue;
+    long long extent = k->block_known ? k->block[d] : (d == 0 ? 32 : (k->uses_dim[d] ? 2 : 1));
+    if (extent < 2) continue;
+    reuse *= extent;
+    size_t len = strlen(dims);
+    snprintf(dims + len, sizeof dims - len, "%sblockDim.%c", len ? "*" : "", 'x' + d);
+  }
+  if (reuse < 2) return;
+  a->reusable = true;
+  append_pattern(a, "reused by several threads");
+  wl_finding *f = new_finding(k, "S_5", x, a);
+  if (!f) return;
+  add_metric(k, f, "latency.global");
+  add_metric(k, f, "latency.shared");
+  if (k->block_known)
+    snprintf(buf, sizeof buf, "each element is read by %lld threads of a block", reuse);
+  else
+    snprintf(buf, sizeof buf, "each element is read by %s threads of a block", dims);
+  set_message(f, wl_format("reusable global data '%s': %s (index independent of %s); stage it in shared memory",
+                           a->name, buf, dims),
+              compare_text(k, f, "global", "shared"));
+}
+
+static long long flatten_extent_product(const array_info *a, int from, long long last_pad) {
+  long long p = 1;
+  for (int d = from; d < a->ndim; d++) p *= a->ext[d] + (d == a->ndim - 1 ? last_pad : 0);
+  return p;
+}
+
+static void flatten(kernel_ctx *k, access_info *x, long long pad, poly *out) {
+  const array_info *a = &k->arrays[x->array];
+  poly_const(out, 0);
+  for (int d = 0; d < x->nidx; d++) {
+    poly idx, scale, term;
+    eval_poly(k, x->index[d], &idx, 0);
+    long long stride = flatten_extent_product(a, d + 1, pad);
+    if (d + 1 < a->ndim && a->ext[d + 1] <= 0) { poly_unknown(out, false); return; }
+    poly_const(&scale, stride);
+    poly_mul(&term, &idx, &scale);
+    poly_add(out, out, &term, 1);
+  }
+}
+
+/* Source text of the last extent of an array declaration, for padding. */
+static bool last_extent_range(const array_info *a, unsigned *line, unsigned *column, unsigned *length,
+                              char **text) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a->decl);
+  CXToken *tokens;
+  unsigned n;
+  clang_tokenize(tu, clang_getCursorExtent(a->decl), &tokens, &n);
+  bool ok = false;
+  int brackets = 0;
+  for (unsigned i = 0; i + 2 < n; i++) {
+    char *s = cx_take(clang_getTokenSpelling(tu, tokens[i]));
+    bool open = strcmp(s, "[") == 0;
+    free(s);
+    if (!open) continue;
+    if (++brackets != a->ndim) continue;
+    char *close = cx_take(clang_getTokenSpelling(tu, tokens[i + 2]));
+    if (strcmp(close, "]") == 0) {
+      unsigned begin, end;
+      CXSourceRange r = clang_getTokenExtent(tu, tokens[i + 1]);
+      clang_getExpansionLocation(clang_getRangeStart(r), NULL, line, column, &begin);
+      clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+      *length = end - begin;
+      *text = cx_take(clang_getTokenSpelling(tu, tokens[i + 1]));
+      ok = true;
+    }
+    free(close);
+    break;
+  }
+  clang_disposeTokens(tu, tokens, n);
+  return ok;
+}
+
+static void check_shared(kernel_ctx *k, access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
+  if (m->kind != LANE_CONCRETE) return;
+  int degree = conflict_degree(m->offset, a->elem_size);
+  if (degree < 2) {
+    if (m->stride_const && m->stride_value != 1 && m->stride_value != 0)
+      append_pattern(a, "strided, conflict-free (S_3)");
+    return;
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%d-way bank conflict", degree);
+  append_pattern(a, buf);
+  wl_finding *f = new_finding(k, "S_1", x, a);
+  if (!f) return;
+  int key_degree = pow2_at_least(degree);
+  char key[64], label[32];
+  const char *family = a->elem_size == 8 ? "bank_conflict8" : "bank_conflict";
+  snprintf(key, sizeof key, "%s.way_%d", family, key_degree);
+  add_metric(k, f, key);
+  snprintf(key, sizeof key, "%s.way_1", family);
+  add_metric(k, f, key);
+  snprintf(label, sizeof label, "%d-way", key_degree);
+  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request",
+                           degree, a->name, degree),
+              compare_text(k, f, label, "1-way"));
+  /* Padding the last dimension by one element: recompute with it. */
+  if (a->ndim < 2 || a->ext[a->ndim - 1] <= 0) return;
+  poly padded;
+  flatten(k, x, 1, &padded);
+  lane_model pm;
+  model_lanes(k, &padded, &pm);
+  if (pm.kind != LANE_CONCRETE || conflict_degree(pm.offset, a->elem_size) != 1) return;
+  unsigned line, column, length;
+  char *text;
+  if (!last_extent_range(a, &line, &column, &length, &text)) return;
+  long long value;
+  char *repl = (sscanf(text, "%lld", &value) == 1 && value == a->ext[a->ndim - 1])
+                   ? wl_format("%lld", value + 1) : wl_format("%s + 1", text);
+  wl_fix *fix = &f->fixes[f->fix_count++];
+  fix->line = line;
+  fix->column = column;
+  fix->length = length;
+  fix->replacement = repl;
+  add_note(f, a->line, a->column, wl_format("pad the last dimension of '%s': [%s] -> [%s] removes the conflict",
+                                            a->name, text, repl));
+  free(text);
+}
+
+static void check_constant(kernel_ctx *k, const access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  char key[64], label[32];
+  if (m->kind == LANE_UNIFORM) {
+    append_pattern(a, "broadcast (C_2)");
+    for (int i = x->loop_count - 1; i >= 0; i--) {
+      if (x->loops[i] < 0) continue;
+      poly c;
+      long long step;
+      poly_coefficient(&x->off, x->loops[i], &c);
+      if (!poly_is_const(&c, &step) || (step >= -1 && step <= 1)) return;
+      wl_finding *f = new_finding(k, "C_1", x, a);
+      if (!f) return;
+      add_metric(k, f, "warp.constant.distinct_1");
+      add_metric(k, f, "latency.constant");
+      set_message(f, wl_format("the loop over '%s' walks constant memory with a stride of %lld elements; "
+                               "reorganise the data so consecutive iterations read consecutive elements",
+                               k->atoms[x->loops[i]].name, step),
+                  compare_text(k, f, "broadcast", "latency"));
+      return;
+    }
+    return;
+  }
+  if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC) return;
+  int distinct = m->kind == LANE_CONCRETE ? count_distinct(m->offset, 32) : 32;
+  if (distinct < 2) return;
+  snprintf(label, sizeof label, "%d distinct addresses", distinct);
+  append_pattern(a, label);
+  wl_finding *f = new_finding(k, "C_3", x, a);
+  if (!f) return;
+  snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(distinct));
+  add_metric(k, f, key);
+  add_metric(k, f, "warp.constant.distinct_1");
+  snprintf(label, sizeof label, "%d distinct", pow2_at_least(distinct));
+  set_message(f, wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
+                           "warp are served one after another", a->name, distinct),
+              compare_text(k, f, label, "broadcast"));
+}
+
+static bool known_after_unrolling(const kernel_ctx *k, const poly *p) {
+  if (p->unknown) return false;
+  for (int i = 0; i < p->count; i++)
+    for (int d = 0; d < p->terms[i].degree; d++) {
+      int atom = p->terms[i].atoms[d];
+      if (atom < ATOM_FIRST_SYMBOL) return false;
+      if (k->atoms[atom].kind != ATOMK_LOOP || !k->atoms[atom].const_trip) return false;
+    }
+  return true;
+}
+
+static void check_local_access(kernel_ctx *k, const access_info *x) {
+  array_info *a = &k->arrays[x->array];
+  char key[96], arch_key[96];
+  if (a->swapped) {
+    wl_finding *f = new_finding(k, "L_3", x, a);
+    if (!f) return;
+    snprintf(key, sizeof key, "local_array.max_registers.sort.%s", k->opt->arch);
+    add_metric(k, f, key);
+    add_metric(k, f, "local_array.slowdown");
+    set_message(f, wl_format("elements of private array '%s' are moved within it (a sort or swap): the array "
+                             "goes to local memory", a->name),
+                compare_text(k, f, "largest register-resident sorted array", "local/register time"));
+    add_note(f, a->line, a->column, wl_strdup("use a simpler equivalent operation that needs no sort, as the "
+                                              "paper replaces the median filter with a mean filter (L_3)"));
+    return;
+  }
+  if (known_after_unrolling(k, &x->off)) return;
+  wl_finding *f = new_finding(k, "L_2", x, a);
+  if (!f) return;
+  snprintf(arch_key, sizeof arch_key, "local_array.max_registers.matmul.%s", k->opt->arch);
+  add_metric(k, f, arch_key);
+  add_metric(k, f, "local_array.slowdown");
+  set_message(f, wl_format("private array '%s' is indexed by a value not known after full unrolling%s: "
+                           "it cannot stay in registers", a->name,
+                           x->off.data_dependent ? " (data-dependent)" : ""),
+              compare_text(k, f, "largest register-resident array", "local/register time"));
+}
+
+static void check_local_size(kernel_ctx *k, array_info *a) {
+  char key[96];
+  snprintf(key, sizeof key, "local_array.max_registers.vecadd.%s", k->opt->arch);
+  wl_metric limit;
+  wl_metric_lookup(k->opt, key, &limit);
+  long long elements = flatten_extent_product(a, 0, 0);
+  if (!limit.present || elements <= (long long)limit.value) return;
+  access_info at = {.line = a->line, .column = a->column};
+  wl_finding *f = new_finding(k, "L_1", &at, a);
+  if (!f) return;
+  add_metric(k, f, key);
+  add_metric(k, f, "local_array.slowdown");
+  set_message(f, wl_format("private array '%s' has %lld elements, more than stay in registers", a->name, elements),
+              compare_text(k, f, "register-resident limit", "local/register time"));
+}
+
+/* S_6: every access of a shared array uses one lane-varying index, so each
+ * thread reads back only what it wrote itself. */
+static void check_shared_reuse(kernel_ctx *k, int ai) {
+  array_info *a = &k->arrays[ai];
+  const access_info *first = NULL, *first_read = NULL;
+  for (int i = 0; i < k->access_count; i++) {
+    const access_info *x = &k->accesses[i];
+    if (x->array != ai) continue;
+    if (x->off.unknown) return;
+    if (!first) first = x;
+    else if (!poly_equal(&first->off, &x->off)) return;
+    if (x->read && !x->write && !first_read) first_read = x;
+  }
+  if (!first || !first_read || !a->written || !poly_uses_atom(&first->off, ATOM_TX)) return;
+  for (int d = 1; d < 3; d++)
+    if (k->uses_dim[d] && !poly_uses_atom(&first->off, ATOM_TX + d)) return;
+  append_pattern(a, "each element read only by its writer");
+  wl_finding *f = new_finding(k, "S_6", first_read, a);
+  if (!f) return;
+  add_metric(k, f, "latency.shared");
+  add_metric(k, f, "latency.register");
+  set_message(f, wl_format("each element of shared '%s' is read only by the thread that wrote it: the "
+                           "staging is pure overhead; keep the value in a register", a->name),
+              compare_text(k, f, "shared", "register"));
+}
+
+static void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
+  int classes = 0;
+  if (a->space == SP_LOCAL) classes |= WL_CLASS_TEMPORAL;
+  if (a->written || a->atomic) classes |= WL_CLASS_WRITTEN;
+  else if (!a->escaped && a->space != SP_LOCAL) classes |= WL_CLASS_READONLY;
+  if (a->reusable) classes |= WL_CLASS_REUSABLE;
+  const char *rec = space_names[a->space];
+  for (size_t i = 0; i < r->finding_count; i++) {
+    const wl_finding *f = &r->findings[i];
+    if (!f->array || strcmp(f->array, a->name) != 0 || strcmp(f->kernel, k->name) != 0) continue;
+    if (strcmp(f->rule, "S_5") == 0) rec = "shared (S_5)";
+    else if (strcmp(f->rule, "C_2") == 0) rec = "constant (C_2)";
+    else if (strcmp(f->rule, "T_4") == 0) rec = "read-only path (T_4)";
+    else if (f->rule[0] == 'L') rec = "registers (L_)";
+    else if (strcmp(f->rule, "S_6") == 0) rec = "registers (S_6)";
+    else if (strcmp(f->rule, "S_1") == 0) rec = "shared, padded (S_1)";
+    else if (strcmp(f->rule, "C_3") == 0) rec = "global/read-only (C_3)";
+  }
+  GROW(r->arrays, r->array_count, r->array_cap);
+  wl_array_info *o = &r->arrays[r->array_count++];
+  o->kernel = wl_strdup(k->name);
+  o->array = wl_strdup(a->name);
+  o->element_type = wl_strdup(a->elem_type);
+  o->patterns = wl_strdup(a->patterns[0] ? a->patterns : "-");
+  o->recommended = wl_strdup(rec);
+  o->space = space_names[a->space];
+  o->classes = classes;
+  o->line = a->line;
+  o->column = a->column;
+}
+
+static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
+  kernel_ctx k;
+  memset(&k, 0, sizeof k);
+  k.path = fc->path;
+  k.opt = fc->opt;
+  k.res = fc->res;
+  k.inc_var = -1;
+  k.name = cx_take(clang_getCursorSpelling(fn));
+  for (int i = 0; i < ATOM_FIRST_SYMBOL; i++) {
+    GROW(k.atoms, k.atom_count, k.atom_cap);
+    memset(&k.atoms[k.atom_count], 0, sizeof k.atoms[0]);
+    k.atoms[k.atom_count++].kind = ATOMK_BUILTIN;
+  }
+  char *usr = cx_take(clang_getCursorUSR(fn));
+  for (int i = 0; i < fc->launch_count; i++) {
+    if (strcmp(fc->launches[i].usr, usr) == 0 && fc->launches[i].known) {
+      memcpy(k.block, fc->launches[i].block, sizeof k.block);
+      k.block_known = true;
+      break;
+    }
+  }
+  free(usr);
+  int nparams = clang_Cursor_getNumArguments(fn);
+  for (int i = 0; i < nparams; i++) array_for_decl(&k, clang_Cursor_getArgument(fn, (unsigned)i));
+  walk(&k, body, 0);
+  if (k.block_known) { k.uses_dim[1] = k.block[1] > 1; k.uses_dim[2] = k.block[2] > 1; }
+  for (int i = 0; i < k.access_count; i++) flatten(&k, &k.accesses[i], 0, &k.accesses[i].off);
+  for (int i = 0; i < k.access_count; i++) {
+    access_info *x = &k.accesses[i];
+    lane_model m;
+    model_lanes(&k, &x->off, &m);
+    switch (k.arrays[x->array].space) {
+    case SP_GLOBAL: check_global(&k, x, &m); break;
+    case SP_SHARED: check_shared(&k, x, &m); break;
+    case SP_CONSTANT: check_constant(&k, x, &m); break;
+    case SP_LOCAL: check_local_access(&k, x); break;
+    default: break;
+    }
+  }
+  for (int i = 0; i < k.array_count; i++) {
+    if (k.arrays[i].space == SP_SHARED) check_shared_reuse(&k, i);
+    if (k.arrays[i].space == SP_LOCAL) check_local_size(&k, &k.arrays[i]);
+  }
+  for (int i = 0; i < k.array_count; i++) {
+    classify(&k, &k.arrays[i], fc->res);
+    free(k.arrays[i].name);
+    free(k.arrays[i].elem_type);
+  }
+  free(k.arrays);
+  free(k.accesses);
+  free(k.vars);
+  free(k.atoms);
+  free(k.name);
+}
+
+/* ---- launches, kernels, files ---- */
+
+/* The block argument of <<<grid, block>>>: dim3(a, b, c), a dim3 variable
+ * initialised that way, or an integer. */
+static bool block_shape(CXCursor arg, long long *b) {
+  b[0] = b[1] = b[2] = 1;
+  CXCursor c = strip(arg);
+  if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1) {
+    CXCursor inner = strip(clang_Cursor_getArgument(c, 0));
+    if (clang_getCursorKind(inner) == CXCursor_DeclRefExpr) c = inner;  /* copy of a variable */
+  }
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
+    CXType t = clang_getCanonicalType(clang_getCursorType(d));
+    if (t.kind != CXType_Record) return const_value(c, &b[0]);
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    if (clang_Cursor_isNull(init)) return false;
+    c = strip(init);
+  }
+  if (const_value(c, &b[0])) return true;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    int n = clang_Cursor_getNumArguments(c);
+    if (n < 1 || n > 3) return false;
+    for (int i = 0; i < n; i++)
+      if (!const_value(clang_Cursor_getArgument(c, (unsigned)i), &b[i])) return false;
+    return true;
+  }
+  return false;
+}
+
+static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const long long *b) {
+  long long threads = b[0] * b[1] * b[2];
+  if (threads >= 128 && threads % 32 == 0) return;
+  wl_file_result *r = fc->res;
+  unsigned line, column;
+  location_of(callee, &line, &column);
+  GROW(r->findings, r->finding_count, r->finding_cap);
+  wl_finding *f = &r->findings[r->finding_count++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->rule, sizeof f->rule, "S_4");
+  f->severity = "warning";
+  f->line = line;
+  f->column = column;
+  f->kernel = cx_take(clang_getCursorSpelling(clang_getCursorReferenced(callee)));
+  f->space = "launch";
+  wl_metric_lookup(fc->opt, "warp.shared.distinct_32", &f->metrics[f->metric_count++]);
+  char evidence[200];
+  wl_metric_text(fc->opt, &f->metrics[0], "one warp's shared request", evidence, sizeof evidence);
+  f->message = threads % 32
+      ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
+                  "empty; %s", threads, evidence)
+      : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
+                  threads, evidence);
+  (void)call;
+}
+
+static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  file_ctx *fc = d;
+  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+    child_list l = children(c);
+    if (l.n >= 2 && clang_getCursorKind(l.c[1]) == CXCursor_CallExpr) {
+      char *config = cx_take(clang_getCursorSpelling(l.c[1]));
+      bool is_launch = strcmp(config, "__cudaPushCallConfiguration") == 0 || strcmp(config, "cudaConfigureCall") == 0;
+      free(config);
+      CXCursor callee = strip(l.c[0]);
+      CXCursor kernel = clang_getCursorReferenced(callee);
+      if (is_launch && !clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
+        launch_info li = {.usr = cx_take(clang_getCursorUSR(kernel))};
+        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), li.block);
+        if (li.known && in_file(c, fc->file)) check_launch(fc, c, callee, li.block);
+        GROW(fc->launches, fc->launch_count, fc->launch_cap);
+        fc->launches[fc->launch_count++] = li;
+      }
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  file_ctx *fc = d;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
+  if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) || !in_file(c, fc->file))
+    return CXChildVisit_Continue;
+  if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
+  if (!has_attr(c, CXCursor_CUDAGlobalAttr)) return CXChildVisit_Continue;
+  child_list l = {.n = 0};
+  clang_visitChildren(c, collect_child, &l);
+  for (int i = 0; i < l.n; i++)
+    if (clang_getCursorKind(l.c[i]) == CXCursor_CompoundStmt) analyze_kernel(fc, c, l.c[i]);
+  return CXChildVisit_Continue;
+}
+
+/* ---- suppressions ---- */
+
+static bool line_suppresses(const char *line, size_t len, const char *marker, const char *rule) {
+  const char *end = line + len;
+  size_t mlen = strlen(marker);
+  for (const char *p = line; p + mlen <= end; p++) {
+    if (memcmp(p, marker, mlen) != 0) continue;
+    const char *q = p + mlen;
+    if (strcmp(marker, "NOLINT") == 0 && q + 8 <= end && memcmp(q, "NEXTLINE", 8) == 0) continue;
+    if (q >= end || *q != '(') return true;  /* bare marker: everything */
+    const char *close = memchr(q, ')', (size_t)(end - q));
+    if (!close) return true;
+    char want[32];
+    snprintf(want, sizeof want, "warplint-%s", rule);
+    size_t wl = strlen(want);
+    for (const char *s = q + 1; s + wl <= close; s++)
+      if (memcmp(s, want, wl) == 0) return true;
+    if (close - q == 2 && q[1] == '*') return true;
+    return false;
+  }
+  return false;
+}
+
+static void apply_suppressions(wl_file_result *r, const char *text, size_t len) {
+  /* line starts */
+  size_t lines = 1;
+  for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
+  size_t *start = malloc((lines + 1) * sizeof *start);
+  if (!start) return;
+  size_t n = 0;
+  start[n++] = 0;
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\n') start[n++] = i + 1;
+  start[n] = len + 1;
+  size_t kept = 0;
+  for (size_t i = 0; i < r->finding_count; i++) {
+    wl_finding *f = &r->findings[i];
+    bool drop = false;
+    if (f->line >= 1 && f->line <= n) {
+      size_t s = start[f->line - 1], e = start[f->line] - 1;
+      drop = line_suppresses(text + s, e - s, "NOLINT", f->rule);
+      if (!drop && f->line >= 2) {
+        size_t ps = start[f->line - 2], pe = start[f->line - 1] - 1;
+        drop = line_suppresses(text + ps, pe - ps, "NOLINTNEXTLINE", f->rule);
+      }
+    }
+    if (drop) {
+      free(f->kernel); free(f->array); free(f->message);
+      for (int j = 0; j < f->note_count; j++) free(f->notes[j]);
+      for (int j = 0; j < f->fix_count; j++) free(f->fixes[j].replacement);
+    } else {
+      r->findings[kept++] = *f;
+    }
+  }
+  r->finding_count = kept;
+  free(start);
+}
+
+/* ---- one file ---- */
+
+void wl_result_error(wl_file_result *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  GROW(r->errors, r->error_count, r->error_cap);
+  r->errors[r->error_count++] = wl_strdup(buf);
+}
+
+static bool report_diagnostics(CXTranslationUnit tu, wl_file_result *r) {
+  bool failed = false;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+    if (sev >= CXDiagnostic_Error) {
+      failed = true;
+      char *text = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                     CXDiagnostic_DisplayColumn));
+      wl_result_error(r, "%s", text);
+      free(text);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return failed;
+}
+
+/* Empty, unreadable and binary files are refused before libclang sees them. */
+static char *read_source(const char *path, size_t *len, wl_file_result *r) {
+  char *text = wl_read_file(path, len);
+  if (!text) {
+    wl_result_error(r, "%s: error: cannot read file: %s", path, strerror(errno));
+    return NULL;
+  }
+  if (*len == 0) {
+    wl_result_error(r, "%s: error: file is empty", path);
+    free(text);
+    return NULL;
+  }
+  if (memchr(text, '\0', *len)) {
+    wl_result_error(r, "%s: error: binary file (contains NUL bytes), not CUDA source", path);
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args, int extra_count,
+                     const wl_options *opt, wl_file_result *r) {
+  memset(r, 0, sizeof *r);
+  r->path = wl_strdup(path);
+  size_t len;
+  char *text = read_source(path, &len, r);
+  if (!text) { r->failed = true; return; }
+  char arch_arg[64];
+  snprintf(arch_arg, sizeof arch_arg, "--cuda-gpu-arch=%s", opt->arch);
+  char cuda_path_arg[1024];
+  const char *args[128];
+  int n = 0;
+  args[n++] = "-x";
+  args[n++] = "cuda";
+  args[n++] = "-std=c++17";
+  args[n++] = "--cuda-host-only";
+  args[n++] = arch_arg;
+  args[n++] = "-Wno-unknown-cuda-version";
+  args[n++] = "-nocudalib";
+  if (opt->cuda_path) {
+    snprintf(cuda_path_arg, sizeof cuda_path_arg, "--cuda-path=%s", opt->cuda_path);
+    args[n++] = cuda_path_arg;
+  } else {
+    args[n++] = "-nocudainc";
+    args[n++] = "-include";
+    args[n++] = opt->shim_path;
+  }
+  for (int i = 0; i < extra_count && n < 127; i++) args[n++] = extra_args[i];
+  CXTranslationUnit tu = NULL;
+  struct CXUnsavedFile shim = {opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
+  enum CXErrorCode rc = clang_parseTranslationUnit2(
+      (CXIndex)cx_index, path, args, n, &shim, opt->cuda_path ? 0 : 1,
+      CXTranslationUnit_KeepGoing, &tu);
+  if (rc != CXError_Success || !tu) {
+    wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
+    r->failed = true;
+    free(text);
+    return;
+  }
+  if (report_diagnostics(tu, r)) {
+    wl_result_error(r, "%s: error: file skipped: it does not parse", path);
+    r->failed = true;
+    clang_disposeTranslationUnit(tu);
+    free(text);
+    return;
+  }
+  file_ctx fc = {.path = path, .opt = opt, .res = r, .file = clang_getFile(tu, path)};
+  CXCursor root = clang_getTranslationUnitCursor(tu);
+  clang_visitChildren(root, find_launches, &fc);
+  clang_visitChildren(root, find_kernels, &fc);
+  apply_suppressions(r, text, len);
+  for (int i = 0; i < fc.launch_count; i++) free(fc.launches[i].usr);
+  free(fc.launches);
+  clang_disposeTranslationUnit(tu);
+  free(text);
+}
+
+void wl_result_free(wl_file_result *r) {
+  for (size_t i = 0; i < r->finding_count; i++) {
+    wl_finding *f = &r->findings[i];
+    free(f->kernel); free(f->array); free(f->message);
+    for (int j = 0; j < f->note_count; j++) free(f->notes[j]);
+    for (int j = 0; j < f->fix_count; j++) free(f->fixes[j].replacement);
+  }
+  for (size_t i = 0; i < r->array_count; i++) {
+    wl_array_info *a = &r->arrays[i];
+    free(a->kernel); free(a->array); free(a->element_type); free(a->patterns); free(a->recommended);
+  }
+  for (size_t i = 0; i < r->error_count; i++) free(r->errors[i]);
+  for (size_t i = 0; i < r->usage_count; i++) free(r->usage[i].kernel);
+  free(r->findings); free(r->arrays); free(r->errors); free(r->usage); free(r->path);
+  memset(r, 0, sizeof *r);
+}

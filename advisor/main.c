@@ -1,0 +1,367 @@
+/* warplint — the command line: check, arrays, explain, rules. */
+#include "warplint.h"
+
+#include <clang-c/CXCompilationDatabase.h>
+#include <clang-c/Index.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_writer.h"
+
+extern const unsigned char wl_shim_text[];
+extern const size_t wl_shim_text_size;
+
+static const char usage_text[] =
+  "usage: warplint check [options] FILES...    report warp-level memory anti-patterns\n"
+  "       warplint arrays [options] FILES...   the array inventory of every kernel\n"
+  "       warplint explain RULE [--gpu P]      a rule, its evidence and examples\n"
+  "       warplint rules                       the catalog, checked or advice\n"
+  "       warplint --help | --version\n"
+  "options:\n"
+  "  --format=text|json|sarif   output format (check; default text)\n"
+  "  --gpu NAME|FILE            GPU profile (default: the one matching --arch)\n"
+  "  --arch sm_XX               target architecture (default sm_90)\n"
+  "  -p BUILD_DIR               read compile_commands.json there (its -I/-D flags)\n"
+  "  -j N                       analyse N files in parallel\n"
+  "  --fix                      apply fix-its in place; --backup keeps FILE.orig\n"
+  "  --fail-on=warning|note     exit 1 when a finding at or above it is reported\n"
+  "  --ptxas                    attach nvcc's registers/local memory/spills per kernel\n"
+  "  --cuda-path DIR            parse with the real CUDA headers instead of the shim\n"
+  "  -- ARGS...                 extra compiler arguments (-I, -D) for every file\n"
+  "exit status: 0 clean, 1 findings, 2 usage or parse errors\n";
+
+typedef struct cli {
+  const char *command, *format, *gpu, *build_dir, *fail_on;
+  wl_options opt;
+  int jobs;
+  bool fix, backup, ptxas;
+  const char **files; int file_count;
+  const char **extra; int extra_count;
+} cli;
+
+static int usage_error(const char *what) {
+  fprintf(stderr, "warplint: %s\n%s", what, usage_text);
+  return 2;
+}
+
+/* Value of --name=value or --name value. */
+static const char *option_value(int argc, char **argv, int *i, const char *name) {
+  size_t n = strlen(name);
+  if (strncmp(argv[*i], name, n) != 0) return NULL;
+  if (argv[*i][n] == '=') return argv[*i] + n + 1;
+  if (argv[*i][n] == 0 && *i + 1 < argc) return argv[++*i];
+  return NULL;
+}
+
+static int parse_cli(int argc, char **argv, cli *c) {
+  c->files = calloc((size_t)argc, sizeof *c->files);
+  c->extra = calloc((size_t)argc, sizeof *c->extra);
+  for (int i = 2; i < argc; i++) {
+    const char *v;
+    if (strcmp(argv[i], "--") == 0) {
+      for (i++; i < argc; i++) c->extra[c->extra_count++] = argv[i];
+      break;
+    }
+    if ((v = option_value(argc, argv, &i, "--format"))) c->format = v;
+    else if ((v = option_value(argc, argv, &i, "--gpu"))) c->gpu = v;
+    else if ((v = option_value(argc, argv, &i, "--arch"))) c->opt.arch = v;
+    else if ((v = option_value(argc, argv, &i, "--fail-on"))) c->fail_on = v;
+    else if ((v = option_value(argc, argv, &i, "--cuda-path"))) c->opt.cuda_path = v;
+    else if ((v = option_value(argc, argv, &i, "-p"))) c->build_dir = v;
+    else if ((v = option_value(argc, argv, &i, "-j"))) c->jobs = atoi(v);
+    else if (strncmp(argv[i], "-j", 2) == 0 && argv[i][2]) c->jobs = atoi(argv[i] + 2);
+    else if (strcmp(argv[i], "--fix") == 0) c->fix = true;
+    else if (strcmp(argv[i], "--backup") == 0) c->backup = true;
+    else if (strcmp(argv[i], "--ptxas") == 0) c->ptxas = true;
+    else if (argv[i][0] == '-' && argv[i][1]) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[i]);
+      return usage_error(msg);
+    } else c->files[c->file_count++] = argv[i];
+  }
+  if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif"))
+    return usage_error("--format must be text, json or sarif");
+  if (strcmp(c->fail_on, "warning") && strcmp(c->fail_on, "note"))
+    return usage_error("--fail-on must be warning or note");
+  if (c->jobs < 1 || c->jobs > 256) return usage_error("-j needs a number from 1 to 256");
+  if (strncmp(c->opt.arch, "sm_", 3) != 0) return usage_error("--arch must look like sm_90");
+  return 0;
+}
+
+/* ---- the compilation database ---- */
+
+typedef struct job {
+  const char *path;
+  char **args; int arg_count;
+} job;
+
+static bool keeps_value(const char *flag) {
+  return strcmp(flag, "-I") == 0 || strcmp(flag, "-D") == 0 || strcmp(flag, "-U") == 0 ||
+         strcmp(flag, "-isystem") == 0 || strcmp(flag, "-include") == 0;
+}
+
+/* Only the flags that change what the source means: -I -D -U -isystem -include. */
+static void database_args(CXCompileCommand cmd, job *j) {
+  unsigned n = clang_CompileCommand_getNumArgs(cmd);
+  j->args = calloc(2 * (size_t)n + 1, sizeof *j->args);
+  for (unsigned a = 1; a < n; a++) {
+    CXString s = clang_CompileCommand_getArg(cmd, a);
+    const char *arg = clang_getCString(s);
+    if (keeps_value(arg) && a + 1 < n) {
+      CXString next = clang_CompileCommand_getArg(cmd, ++a);
+      j->args[j->arg_count++] = wl_strdup(arg);
+      j->args[j->arg_count++] = wl_strdup(clang_getCString(next));
+      clang_disposeString(next);
+    } else if ((strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-D", 2) == 0 || strncmp(arg, "-U", 2) == 0) &&
+               arg[2]) {
+      j->args[j->arg_count++] = wl_strdup(arg);
+    }
+    clang_disposeString(s);
+  }
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Files from the command line, each with its database flags; with -p and no
+ * files, every .cu file in the database. */
+static int make_jobs(cli *c, job **out, int *count) {
+  CXCompilationDatabase db = NULL;
+  if (c->build_dir) {
+    CXCompilationDatabase_Error err;
+    db = clang_CompilationDatabase_fromDirectory(c->build_dir, &err);
+    if (err != CXCompilationDatabase_NoError || !db) {
+      fprintf(stderr, "warplint: error: cannot load %s/compile_commands.json\n", c->build_dir);
+      return 2;
+    }
+  }
+  job *jobs = NULL;
+  int n = 0;
+  if (c->file_count == 0 && db) {
+    CXCompileCommands all = clang_CompilationDatabase_getAllCompileCommands(db);
+    unsigned total = clang_CompileCommands_getSize(all);
+    jobs = calloc(total + 1, sizeof *jobs);
+    for (unsigned i = 0; i < total; i++) {
+      CXCompileCommand cmd = clang_CompileCommands_getCommand(all, i);
+      CXString file = clang_CompileCommand_getFilename(cmd);
+      if (ends_with(clang_getCString(file), ".cu")) {
+        jobs[n].path = wl_strdup(clang_getCString(file));
+        database_args(cmd, &jobs[n++]);
+      }
+      clang_disposeString(file);
+    }
+    clang_CompileCommands_dispose(all);
+  } else {
+    jobs = calloc((size_t)c->file_count + 1, sizeof *jobs);
+    for (int i = 0; i < c->file_count; i++) {
+      jobs[n].path = wl_strdup(c->files[i]);
+      if (db) {
+        char resolved[PATH_MAX];
+        const char *key = realpath(c->files[i], resolved) ? resolved : c->files[i];
+        CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, key);
+        if (cmds && clang_CompileCommands_getSize(cmds) > 0)
+          database_args(clang_CompileCommands_getCommand(cmds, 0), &jobs[n]);
+        if (cmds) clang_CompileCommands_dispose(cmds);
+      }
+      n++;
+    }
+  }
+  if (db) clang_CompilationDatabase_dispose(db);
+  *out = jobs;
+  *count = n;
+  return 0;
+}
+
+/* ---- running the analysis, in parallel with -j ---- */
+
+typedef struct pool {
+  cli *c;
+  job *jobs;
+  wl_file_result *results;
+  int count, next;
+  pthread_mutex_t lock;
+} pool;
+
+static void *worker(void *arg) {
+  pool *p = arg;
+  CXIndex index = clang_createIndex(0, 0);  /* one per thread: libclang indexes are not shared */
+  for (;;) {
+    pthread_mutex_lock(&p->lock);
+    int i = p->next++;
+    pthread_mutex_unlock(&p->lock);
+    if (i >= p->count) break;
+    job *j = &p->jobs[i];
+    const char *args[256];
+    int n = 0;
+    for (int a = 0; a < j->arg_count && n < 200; a++) args[n++] = j->args[a];
+    for (int a = 0; a < p->c->extra_count && n < 255; a++) args[n++] = p->c->extra[a];
+    wl_analyze_file(index, j->path, args, n, &p->c->opt, &p->results[i]);
+    if (p->c->ptxas) wl_ptxas(j->path, &p->c->opt, &p->results[i]);
+  }
+  clang_disposeIndex(index);
+  return NULL;
+}
+
+static void analyse_all(cli *c, job *jobs, int count, wl_file_result *results) {
+  pool p = {.c = c, .jobs = jobs, .results = results, .count = count};
+  pthread_mutex_init(&p.lock, NULL);
+  int threads = c->jobs < count ? c->jobs : count;
+  pthread_t tid[256];
+  int started = 0;
+  for (int t = 1; t < threads; t++)
+    if (pthread_create(&tid[started], NULL, worker, &p) == 0) started++;
+  worker(&p);
+  for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+  pthread_mutex_destroy(&p.lock);
+}
+
+static void load_profile(cli *c, json_value **profile, char *name, size_t size) {
+  char err[512];
+  *profile = wl_load_profile(c->gpu, c->opt.arch, name, size, err, sizeof err);
+  if (!*profile) {
+    fprintf(stderr, "warplint: %s; estimates will say \"not measured\"\n", err);
+    return;
+  }
+  c->opt.profile = *profile;
+  c->opt.profile_name = name;
+  c->opt.profile_short = json_string_or(json_path(*profile, "gpu.short"), name);
+}
+
+static int run_check(cli *c, bool inventory) {
+  json_value *profile = NULL;
+  char profile_name[256] = "";
+  load_profile(c, &profile, profile_name, sizeof profile_name);
+  if (c->gpu && !profile) return 2;
+  job *jobs;
+  int count;
+  if (make_jobs(c, &jobs, &count) != 0) return 2;
+  if (count == 0) { free(jobs); json_free(profile); return usage_error("no input files"); }
+  wl_file_result *results = calloc((size_t)count, sizeof *results);
+  analyse_all(c, jobs, count, results);
+  if (inventory) wl_print_arrays_table(results, (size_t)count);
+  else if (strcmp(c->format, "json") == 0) wl_print_json(results, (size_t)count, &c->opt);
+  else if (strcmp(c->format, "sarif") == 0) wl_print_sarif(results, (size_t)count);
+  else wl_print_text(results, (size_t)count);
+  int status = 0;
+  for (int i = 0; i < count; i++) {
+    if (results[i].failed) status = 2;
+    if (status == 0 && results[i].finding_count > 0) status = 1;  /* every finding is a warning */
+    if (c->fix && !results[i].failed && wl_apply_fixes(&results[i], c->backup) != 0) status = 2;
+  }
+  for (int i = 0; i < count; i++) {
+    wl_result_free(&results[i]);
+    free((char *)jobs[i].path);
+    for (int a = 0; a < jobs[i].arg_count; a++) free(jobs[i].args[a]);
+    free(jobs[i].args);
+  }
+  free(results);
+  free(jobs);
+  json_free(profile);
+  return status;
+}
+
+/* ---- rules and explain ---- */
+
+static int run_rules(void) {
+  const json_value *rules = json_get(wl_catalog(), "rules");
+  printf("%-5s %-8s %s\n", "rule", "status", "title");
+  for (size_t i = 0; rules && i < rules->count; i++) {
+    const json_value *r = json_at(rules, i);
+    const char *id = json_string_or(json_get(r, "id"), "?");
+    printf("%-5s %-8s %s\n", id, wl_rule_is_checked(id) ? "checked" : "advice",
+           json_string_or(json_get(r, "title"), ""));
+  }
+  return 0;
+}
+
+static void print_example(const char *label, const char *value) {
+  if (!value) return;
+  printf("\n%s:\n", label);
+  if (ends_with(value, ".cu")) {
+    char *path = wl_format("%s/%s", WARPLINT_RULES_DIR, value);
+    size_t len;
+    char *text = wl_read_file(path, &len);
+    if (text) fputs(text, stdout);
+    else printf("  (%s; not found at %s)\n", value, path);
+    free(text);
+    free(path);
+  } else {
+    printf("%s\n", value);
+  }
+}
+
+static void print_evidence(const json_value *rule, const wl_options *opt, const wl_options *paper) {
+  const json_value *keys = json_get(rule, "profile_keys");
+  if (!keys || keys->count == 0) return;
+  printf("\nevidence (%s", opt->profile_name ? opt->profile_name : "no profile");
+  printf(" next to %s):\n", paper->profile_name ? paper->profile_name : "no K20c profile");
+  for (size_t i = 0; i < keys->count; i++) {
+    const char *key = json_string_or(json_at(keys, i), "");
+    wl_metric a, b;
+    char ta[200], tb[200];
+    wl_metric_lookup(opt, key, &a);
+    wl_metric_lookup(paper, key, &b);
+    wl_metric_text(opt, &a, "", ta, sizeof ta);
+    wl_metric_text(paper, &b, "", tb, sizeof tb);
+    printf("  %-36s %-44s |%s\n", key, ta, tb);
+  }
+}
+
+static int run_explain(cli *c) {
+  if (c->file_count != 1) return usage_error("explain needs one rule id, e.g. warplint explain S_1");
+  const json_value *rule = wl_rule(c->files[0]);
+  if (!rule) {
+    fprintf(stderr, "warplint: error: no rule '%s' (see: warplint rules)\n", c->files[0]);
+    return 2;
+  }
+  json_value *profile = NULL, *k20c = NULL;
+  char name[256] = "", paper_name[256] = "", err[512];
+  load_profile(c, &profile, name, sizeof name);
+  wl_options paper = c->opt;
+  k20c = wl_load_profile("k20c-paper", "sm_35", paper_name, sizeof paper_name, err, sizeof err);
+  paper.profile = k20c;
+  paper.profile_name = k20c ? paper_name : NULL;
+  paper.profile_short = "K20c";
+  const char *id = json_string_or(json_get(rule, "id"), "?");
+  printf("%s: %s (%s)\n\n", id, json_string_or(json_get(rule, "title"), ""),
+         wl_rule_is_checked(id) ? "checked by warplint" : "advice");
+  printf("guideline: %s\n\nwhy: %s\n", json_string_or(json_get(rule, "guideline"), ""),
+         json_string_or(json_get(rule, "why"), ""));
+  const char *paper_ref = json_string_or(json_get(rule, "paper"), NULL);
+  if (paper_ref) printf("\npaper: %s\n", paper_ref);
+  print_evidence(rule, &c->opt, &paper);
+  const char *fix = json_string_or(json_get(rule, "fix"), NULL);
+  if (fix) printf("\nfix: %s\n", fix);
+  print_example("bad", json_string_or(json_get(rule, "bad"), NULL));
+  print_example("good", json_string_or(json_get(rule, "good"), NULL));
+  json_free(profile);
+  json_free(k20c);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return usage_error("no command");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) { fputs(usage_text, stdout); return 0; }
+  if (strcmp(argv[1], "--version") == 0) { printf("warplint %s\n", WARPLINT_VERSION); return 0; }
+  cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .jobs = 1};
+  c.opt.arch = "sm_90";
+  c.opt.shim_path = WARPLINT_SHIM_VIRTUAL_PATH;
+  c.opt.shim_text = (const char *)wl_shim_text;
+  c.opt.shim_len = wl_shim_text_size;
+  int rc = parse_cli(argc, argv, &c);
+  if (rc == 0) {
+    if (strcmp(c.command, "check") == 0) rc = run_check(&c, false);
+    else if (strcmp(c.command, "arrays") == 0) rc = run_check(&c, true);
+    else if (strcmp(c.command, "explain") == 0) rc = run_explain(&c);
+    else if (strcmp(c.command, "rules") == 0) rc = run_rules();
+    else rc = usage_error("unknown command (check, arrays, explain, rules)");
+  }
+  free(c.files);
+  free(c.extra);
+  return rc;
+}

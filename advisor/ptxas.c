@@ -1,0 +1,111 @@
+/* --ptxas: asks the real compiler what became of each kernel's private
+ * arrays. nvcc compiles the file for the target arch with -Xptxas -v; its
+ * report gives registers, stack (local memory) bytes and spills per kernel.
+ * An L_ finding is then confirmed (the kernel uses local memory) or not. */
+#include "warplint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The kernel name inside an Itanium-mangled name: _Z<len><name>... */
+static bool demangled_name(const char *mangled, char *out, size_t size) {
+  if (strncmp(mangled, "_Z", 2) != 0) {
+    snprintf(out, size, "%s", mangled);
+    return true;
+  }
+  const char *p = mangled + 2;
+  if (*p == 'N') return false;  /* namespaced: keep the mangled name */
+  char *end;
+  long n = strtol(p, &end, 10);
+  if (n <= 0 || (size_t)n >= size || strlen(end) < (size_t)n) return false;
+  memcpy(out, end, (size_t)n);
+  out[n] = 0;
+  return true;
+}
+
+static wl_kernel_usage *usage_for(wl_file_result *r, const char *mangled) {
+  char name[256];
+  if (!demangled_name(mangled, name, sizeof name)) snprintf(name, sizeof name, "%s", mangled);
+  for (size_t i = 0; i < r->usage_count; i++)
+    if (strcmp(r->usage[i].kernel, name) == 0) return &r->usage[i];
+  wl_kernel_usage *grown = realloc(r->usage, (r->usage_count + 1) * sizeof *grown);
+  if (!grown) return NULL;
+  r->usage = grown;
+  wl_kernel_usage *u = &r->usage[r->usage_count++];
+  memset(u, 0, sizeof *u);
+  u->kernel = wl_strdup(name);
+  return u;
+}
+
+static bool shell_safe(const char *s) {
+  for (; *s; s++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+", *s)) return false;
+  return true;
+}
+
+/* WARPLINT_NVCC, then --cuda-path/bin/nvcc, then the installer's default, then PATH. */
+static char *find_nvcc(const wl_options *opt) {
+  const char *env = getenv("WARPLINT_NVCC");
+  if (env && *env) return wl_strdup(env);
+  if (opt->cuda_path) return wl_format("%s/bin/nvcc", opt->cuda_path);
+  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0) return wl_strdup("/usr/local/cuda/bin/nvcc");
+  return wl_strdup("nvcc");
+}
+
+void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r) {
+  if (r->failed) return;
+  if (!shell_safe(path) || !shell_safe(opt->arch)) {
+    wl_result_error(r, "%s: error: --ptxas skipped: path has characters warplint will not pass to a shell", path);
+    return;
+  }
+  char *nvcc = find_nvcc(opt);
+  if (!shell_safe(nvcc)) { free(nvcc); return; }
+  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v -o /dev/null %s 2>&1", nvcc, opt->arch, path);
+  free(nvcc);
+  FILE *p = popen(cmd, "r");
+  free(cmd);
+  if (!p) return;
+  char line[1024];
+  wl_kernel_usage *current = NULL;
+  while (fgets(line, sizeof line, p)) {
+    char name[512];
+    int a, b, c;
+    const char *at;
+    if ((at = strstr(line, "Function properties for ")) && sscanf(at + 24, "%511s", name) == 1) {
+      current = usage_for(r, name);
+    } else if ((at = strstr(line, "Compiling entry function '")) && sscanf(at + 26, "%511[^']", name) == 1) {
+      current = usage_for(r, name);
+    } else if (current && sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+                                 &a, &b, &c) == 3) {
+      current->local_bytes = a;
+      current->spill_stores = b;
+      current->spill_loads = c;
+    } else if (current && (at = strstr(line, "Used ")) && sscanf(at, "Used %d registers", &a) == 1) {
+      current->registers = a;
+      const char *sm = strstr(line, "bytes smem");
+      if (sm) {
+        const char *q = sm;
+        while (q > line && q[-1] == ' ') q--;
+        while (q > line && q[-1] >= '0' && q[-1] <= '9') q--;
+        current->shared_bytes = atoi(q);
+      }
+    }
+  }
+  int status = pclose(p);
+  if (status != 0 || r->usage_count == 0) {
+    wl_result_error(r, "%s: note: --ptxas: nvcc gave no resource report (exit status %d); L_ findings stay "
+                    "unconfirmed", path, status);
+    return;
+  }
+  for (size_t i = 0; i < r->finding_count; i++) {
+    wl_finding *f = &r->findings[i];
+    if (f->rule[0] != 'L') continue;
+    for (size_t k = 0; k < r->usage_count; k++) {
+      if (strcmp(r->usage[k].kernel, f->kernel) != 0) continue;
+      f->confirmed_set = true;
+      f->confirmed = r->usage[k].local_bytes > 0 || r->usage[k].spill_stores > 0;
+    }
+  }
+}

@@ -1,0 +1,258 @@
+/* Output: clang-tidy style text, the JSON document other tools read (schema
+ * in README.md), SARIF 2.1.0 for code scanning, and the array table. */
+#include "warplint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_writer.h"
+
+static const char *const class_names[] = {"read-only", "temporal", "reusable", "written"};
+
+/* Copies line number `line` (1-based) of text into out, without the newline. */
+static bool source_line(const char *text, unsigned line, char *out, size_t size) {
+  if (!text) return false;
+  const char *p = text;
+  for (unsigned l = 1; l < line; l++) {
+    p = strchr(p, '\n');
+    if (!p) return false;
+    p++;
+  }
+  size_t len = strcspn(p, "\n");
+  if (len >= size) len = size - 1;
+  memcpy(out, p, len);
+  out[len] = 0;
+  return true;
+}
+
+static void print_caret(const char *text, unsigned line, unsigned column) {
+  char src[1024];
+  if (!source_line(text, line, src, sizeof src)) return;
+  printf("%s\n", src);
+  for (unsigned i = 1; i < column && i <= strlen(src); i++) putchar(src[i - 1] == '\t' ? '\t' : ' ');
+  puts("^");
+}
+
+void wl_print_text(const wl_file_result *results, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    const wl_file_result *r = &results[i];
+    for (size_t e = 0; e < r->error_count; e++) fprintf(stderr, "%s\n", r->errors[e]);
+    if (r->finding_count == 0) continue;
+    size_t len;
+    char *text = wl_read_file(r->path, &len);
+    for (size_t k = 0; k < r->finding_count; k++) {
+      const wl_finding *f = &r->findings[k];
+      printf("%s:%u:%u: %s: %s [%s]\n", r->path, f->line, f->column, f->severity, f->message, f->rule);
+      print_caret(text, f->line, f->column);
+      for (int n = 0; n < f->note_count; n++)
+        printf("%s:%u:%u: note: %s\n", r->path, f->note_line[n], f->note_column[n], f->notes[n]);
+      for (int x = 0; x < f->fix_count; x++)
+        printf("%s:%u:%u: note: fix-it: replace %u bytes with '%s'\n", r->path, f->fixes[x].line,
+               f->fixes[x].column, f->fixes[x].length, f->fixes[x].replacement);
+      if (f->confirmed_set)
+        printf("%s:%u:%u: note: ptxas %s it\n", r->path, f->line, f->column,
+               f->confirmed ? "confirms" : "does not confirm");
+    }
+    for (size_t u = 0; u < r->usage_count; u++) {
+      const wl_kernel_usage *k = &r->usage[u];
+      printf("%s: note: ptxas: %s: %d registers, %d bytes local (stack), %d bytes spill stores, "
+             "%d bytes spill loads, %d bytes shared\n", r->path, k->kernel, k->registers, k->local_bytes,
+             k->spill_stores, k->spill_loads, k->shared_bytes);
+    }
+    free(text);
+  }
+}
+
+static void write_classes(jsonw *w, int classes) {
+  jsonw_array_begin(w);
+  for (int c = 0; c < 4; c++)
+    if (classes & (1 << c)) jsonw_string(w, class_names[c]);
+  jsonw_array_end(w);
+}
+
+void wl_print_json(const wl_file_result *results, size_t count, const wl_options *opt) {
+  jsonw w;
+  jsonw_init(&w, stdout, true);
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "tool"); jsonw_string(&w, "warplint");
+  jsonw_key(&w, "version"); jsonw_string(&w, WARPLINT_VERSION);
+  jsonw_key(&w, "profile"); jsonw_string(&w, opt->profile_name);
+  jsonw_key(&w, "arch"); jsonw_string(&w, opt->arch);
+  jsonw_key(&w, "findings");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t k = 0; k < results[i].finding_count; k++) {
+      const wl_finding *f = &results[i].findings[k];
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "rule"); jsonw_string(&w, f->rule);
+      jsonw_key(&w, "severity"); jsonw_string(&w, f->severity);
+      jsonw_key(&w, "file"); jsonw_string(&w, results[i].path);
+      jsonw_key(&w, "line"); jsonw_int(&w, f->line);
+      jsonw_key(&w, "column"); jsonw_int(&w, f->column);
+      jsonw_key(&w, "kernel"); jsonw_string(&w, f->kernel);
+      jsonw_key(&w, "array"); jsonw_string(&w, f->array);
+      jsonw_key(&w, "space"); jsonw_string(&w, f->space);
+      jsonw_key(&w, "message"); jsonw_string(&w, f->message);
+      jsonw_key(&w, "estimate");
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "profile"); jsonw_string(&w, opt->profile_name);
+      jsonw_key(&w, "metrics");
+      jsonw_array_begin(&w);
+      for (int m = 0; m < f->metric_count; m++) {
+        jsonw_object_begin(&w);
+        jsonw_key(&w, "key"); jsonw_string(&w, f->metrics[m].key);
+        jsonw_key(&w, "measured"); jsonw_bool(&w, f->metrics[m].present);
+        jsonw_key(&w, "value");
+        if (f->metrics[m].present) jsonw_number(&w, f->metrics[m].value);
+        else jsonw_null(&w);
+        jsonw_key(&w, "unit"); jsonw_string(&w, f->metrics[m].present ? f->metrics[m].unit : NULL);
+        jsonw_object_end(&w);
+      }
+      jsonw_array_end(&w);
+      if (f->confirmed_set) { jsonw_key(&w, "ptxas_confirmed"); jsonw_bool(&w, f->confirmed); }
+      jsonw_object_end(&w);
+      jsonw_key(&w, "notes");
+      jsonw_array_begin(&w);
+      for (int n = 0; n < f->note_count; n++) jsonw_string(&w, f->notes[n]);
+      jsonw_array_end(&w);
+      jsonw_key(&w, "fixes");
+      jsonw_array_begin(&w);
+      for (int x = 0; x < f->fix_count; x++) {
+        jsonw_object_begin(&w);
+        jsonw_key(&w, "file"); jsonw_string(&w, results[i].path);
+        jsonw_key(&w, "line"); jsonw_int(&w, f->fixes[x].line);
+        jsonw_key(&w, "column"); jsonw_int(&w, f->fixes[x].column);
+        jsonw_key(&w, "length"); jsonw_int(&w, f->fixes[x].length);
+        jsonw_key(&w, "replacement"); jsonw_string(&w, f->fixes[x].replacement);
+        jsonw_object_end(&w);
+      }
+      jsonw_array_end(&w);
+      jsonw_object_end(&w);
+    }
+  }
+  jsonw_array_end(&w);
+  jsonw_key(&w, "arrays");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t k = 0; k < results[i].array_count; k++) {
+      const wl_array_info *a = &results[i].arrays[k];
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "file"); jsonw_string(&w, results[i].path);
+      jsonw_key(&w, "kernel"); jsonw_string(&w, a->kernel);
+      jsonw_key(&w, "array"); jsonw_string(&w, a->array);
+      jsonw_key(&w, "space"); jsonw_string(&w, a->space);
+      jsonw_key(&w, "element_type"); jsonw_string(&w, a->element_type);
+      jsonw_key(&w, "classes"); write_classes(&w, a->classes);
+      jsonw_key(&w, "patterns"); jsonw_string(&w, a->patterns);
+      jsonw_key(&w, "recommended"); jsonw_string(&w, a->recommended);
+      jsonw_key(&w, "line"); jsonw_int(&w, a->line);
+      jsonw_key(&w, "column"); jsonw_int(&w, a->column);
+      jsonw_object_end(&w);
+    }
+  }
+  jsonw_array_end(&w);
+  jsonw_key(&w, "errors");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++)
+    for (size_t e = 0; e < results[i].error_count; e++) jsonw_string(&w, results[i].errors[e]);
+  jsonw_array_end(&w);
+  jsonw_object_end(&w);
+  fputc('\n', stdout);
+}
+
+static void sarif_text(jsonw *w, const char *key, const char *text) {
+  jsonw_key(w, key);
+  jsonw_object_begin(w);
+  jsonw_key(w, "text"); jsonw_string(w, text);
+  jsonw_object_end(w);
+}
+
+void wl_print_sarif(const wl_file_result *results, size_t count) {
+  jsonw w;
+  jsonw_init(&w, stdout, true);
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "$schema"); jsonw_string(&w, "https://json.schemastore.org/sarif-2.1.0.json");
+  jsonw_key(&w, "version"); jsonw_string(&w, "2.1.0");
+  jsonw_key(&w, "runs");
+  jsonw_array_begin(&w);
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "tool");
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "driver");
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "name"); jsonw_string(&w, "warplint");
+  jsonw_key(&w, "version"); jsonw_string(&w, WARPLINT_VERSION);
+  jsonw_key(&w, "informationUri"); jsonw_string(&w, "https://github.com/warpmem/warpmem");
+  jsonw_key(&w, "rules");
+  jsonw_array_begin(&w);
+  const json_value *rules = json_get(wl_catalog(), "rules");
+  for (size_t i = 0; rules && i < rules->count; i++) {
+    const json_value *rule = json_at(rules, i);
+    jsonw_object_begin(&w);
+    jsonw_key(&w, "id"); jsonw_string(&w, json_string_or(json_get(rule, "id"), "?"));
+    sarif_text(&w, "shortDescription", json_string_or(json_get(rule, "title"), ""));
+    sarif_text(&w, "fullDescription", json_string_or(json_get(rule, "guideline"), ""));
+    jsonw_key(&w, "defaultConfiguration");
+    jsonw_object_begin(&w);
+    jsonw_key(&w, "level"); jsonw_string(&w, "warning");
+    jsonw_object_end(&w);
+    jsonw_object_end(&w);
+  }
+  jsonw_array_end(&w);
+  jsonw_object_end(&w);
+  jsonw_object_end(&w);
+  jsonw_key(&w, "results");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t k = 0; k < results[i].finding_count; k++) {
+      const wl_finding *f = &results[i].findings[k];
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "ruleId"); jsonw_string(&w, f->rule);
+      jsonw_key(&w, "level"); jsonw_string(&w, f->severity);
+      sarif_text(&w, "message", f->message);
+      jsonw_key(&w, "locations");
+      jsonw_array_begin(&w);
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "physicalLocation");
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "artifactLocation");
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "uri"); jsonw_string(&w, results[i].path);
+      jsonw_object_end(&w);
+      jsonw_key(&w, "region");
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "startLine"); jsonw_int(&w, f->line);
+      jsonw_key(&w, "startColumn"); jsonw_int(&w, f->column);
+      jsonw_object_end(&w);
+      jsonw_object_end(&w);
+      jsonw_object_end(&w);
+      jsonw_array_end(&w);
+      jsonw_object_end(&w);
+    }
+  }
+  jsonw_array_end(&w);
+  jsonw_object_end(&w);
+  jsonw_array_end(&w);
+  jsonw_object_end(&w);
+  fputc('\n', stdout);
+}
+
+void wl_print_arrays_table(const wl_file_result *results, size_t count) {
+  printf("%-24s %-12s %-9s %-14s %-28s %-22s %s\n", "kernel", "array", "space", "element", "classes",
+         "recommended", "access patterns");
+  for (size_t i = 0; i < count; i++) {
+    for (size_t e = 0; e < results[i].error_count; e++) fprintf(stderr, "%s\n", results[i].errors[e]);
+    for (size_t k = 0; k < results[i].array_count; k++) {
+      const wl_array_info *a = &results[i].arrays[k];
+      char classes[64] = "";
+      for (int c = 0; c < 4; c++) {
+        if (!(a->classes & (1 << c))) continue;
+        size_t len = strlen(classes);
+        snprintf(classes + len, sizeof classes - len, "%s%s", len ? "," : "", class_names[c]);
+      }
+      printf("%-24s %-12s %-9s %-14s %-28s %-22s %s\n", a->kernel, a->array, a->space, a->element_type,
+             classes[0] ? classes : "-", a->recommended, a->patterns);
+    }
+  }
+}

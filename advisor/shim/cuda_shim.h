@@ -1,0 +1,161 @@
+/* cuda_shim.h — the part of the CUDA headers that warplint needs to parse
+ * kernels with libclang when no CUDA toolkit is installed (-nocudainc).
+ * Declarations only: nothing here is ever compiled for a GPU. Everything a
+ * kernel commonly names is declared so that user code parses; warplint
+ * recognises the built-in index variables by name. */
+#ifndef WARPLINT_CUDA_SHIM_H
+#define WARPLINT_CUDA_SHIM_H
+
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __restrict__ __restrict
+#define __CUDACC__ 1
+#define CUDART_VERSION 13000
+
+typedef __SIZE_TYPE__ size_t;
+
+struct __wl_vec1 { unsigned int x; };
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+typedef struct uint3 uint3;
+
+/* The built-in index variables: plain device globals are enough to parse. */
+extern const __device__ uint3 threadIdx;
+extern const __device__ uint3 blockIdx;
+extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
+extern const __device__ int warpSize;
+
+#define WL_VEC2(T, N) struct __align__(2 * sizeof(T)) N##2 { T x, y; }; typedef struct N##2 N##2;
+#define WL_VEC3(T, N) struct N##3 { T x, y, z; }; typedef struct N##3 N##3;
+#define WL_VEC4(T, N) struct __align__(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) N##4 { T x, y, z, w; }; typedef struct N##4 N##4;
+#define WL_VECS(T, N) WL_VEC2(T, N) WL_VEC3(T, N) WL_VEC4(T, N)
+WL_VECS(signed char, char)
+WL_VECS(unsigned char, uchar)
+WL_VECS(short, short)
+WL_VECS(unsigned short, ushort)
+WL_VECS(int, int)
+WL_VEC2(unsigned int, uint) WL_VEC4(unsigned int, uint)
+WL_VECS(long long, longlong)
+WL_VECS(float, float)
+WL_VECS(double, double)
+#undef WL_VEC2
+#undef WL_VEC3
+#undef WL_VEC4
+#undef WL_VECS
+
+__device__ char2 make_char2(signed char, signed char);
+__device__ char4 make_char4(signed char, signed char, signed char, signed char);
+__device__ uchar4 make_uchar4(unsigned char, unsigned char, unsigned char, unsigned char);
+__device__ int2 make_int2(int, int);
+__device__ int4 make_int4(int, int, int, int);
+__device__ float2 make_float2(float, float);
+__device__ float4 make_float4(float, float, float, float);
+__device__ double2 make_double2(double, double);
+
+/* Synchronisation and warp primitives. */
+__device__ void __syncthreads(void);
+__device__ int __syncthreads_count(int);
+__device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ void __threadfence(void);
+__device__ void __threadfence_block(void);
+__device__ float __shfl_sync(unsigned int, float, int, int = 32);
+__device__ int __shfl_sync(unsigned int, int, int, int = 32);
+__device__ float __shfl_down_sync(unsigned int, float, unsigned int, int = 32);
+__device__ int __shfl_down_sync(unsigned int, int, unsigned int, int = 32);
+__device__ float __shfl_xor_sync(unsigned int, float, int, int = 32);
+__device__ int __shfl_xor_sync(unsigned int, int, int, int = 32);
+__device__ unsigned int __ballot_sync(unsigned int, int);
+
+/* The read-only data path. */
+template <typename T> __device__ T __ldg(const T *);
+
+/* Atomics. */
+__device__ int atomicAdd(int *, int);
+__device__ unsigned int atomicAdd(unsigned int *, unsigned int);
+__device__ float atomicAdd(float *, float);
+__device__ double atomicAdd(double *, double);
+__device__ int atomicSub(int *, int);
+__device__ int atomicMax(int *, int);
+__device__ int atomicMin(int *, int);
+__device__ int atomicExch(int *, int);
+__device__ float atomicExch(float *, float);
+__device__ int atomicCAS(int *, int, int);
+__device__ unsigned int atomicInc(unsigned int *, unsigned int);
+
+/* Math (a selection; the float and double forms). */
+#define WL_MATH1(f) __host__ __device__ float f##f(float); __host__ __device__ double f(double);
+#define WL_MATH2(f) __host__ __device__ float f##f(float, float); __host__ __device__ double f(double, double);
+WL_MATH1(sqrt) WL_MATH1(rsqrt) WL_MATH1(exp) WL_MATH1(exp2) WL_MATH1(log) WL_MATH1(log2)
+WL_MATH1(log10) WL_MATH1(sin) WL_MATH1(cos) WL_MATH1(tan) WL_MATH1(tanh) WL_MATH1(fabs)
+WL_MATH1(floor) WL_MATH1(ceil) WL_MATH1(round) WL_MATH1(trunc)
+WL_MATH2(pow) WL_MATH2(fmin) WL_MATH2(fmax) WL_MATH2(fmod) WL_MATH2(atan2)
+#undef WL_MATH1
+#undef WL_MATH2
+__host__ __device__ float __fdividef(float, float);
+__host__ __device__ float __expf(float);
+__host__ __device__ float fmaf(float, float, float);
+__host__ __device__ double fma(double, double, double);
+__host__ __device__ int min(int, int);
+__host__ __device__ int max(int, int);
+__host__ __device__ int abs(int);
+
+/* Texture and surface objects. */
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+template <typename T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <typename T> __device__ T tex1D(cudaTextureObject_t, float);
+template <typename T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <typename T> __device__ T tex3D(cudaTextureObject_t, float, float, float);
+
+/* Runtime API (host side). */
+typedef int cudaError_t;
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice,
+                      cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+#define cudaSuccess 0
+cudaError_t cudaMalloc(void **, size_t);
+template <typename T> cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
+cudaError_t cudaMallocManaged(void **, size_t, unsigned int = 1);
+cudaError_t cudaMallocHost(void **, size_t);
+cudaError_t cudaFree(void *);
+cudaError_t cudaFreeHost(void *);
+cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
+cudaError_t cudaMemcpyAsync(void *, const void *, size_t, cudaMemcpyKind, cudaStream_t = 0);
+cudaError_t cudaMemset(void *, int, size_t);
+cudaError_t cudaMemcpyToSymbol(const void *, const void *, size_t, size_t = 0,
+                               cudaMemcpyKind = cudaMemcpyHostToDevice);
+template <typename T> cudaError_t cudaMemcpyToSymbol(const T &s, const void *src, size_t n,
+    size_t off = 0, cudaMemcpyKind k = cudaMemcpyHostToDevice) { return cudaMemcpyToSymbol((const void *)&s, src, n, off, k); }
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
+const char *cudaGetErrorString(cudaError_t);
+cudaError_t cudaStreamCreate(cudaStream_t *);
+cudaError_t cudaStreamDestroy(cudaStream_t);
+cudaError_t cudaEventCreate(cudaEvent_t *);
+cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t);
+cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
+cudaError_t cudaEventDestroy(cudaEvent_t);
+
+/* What clang lowers <<<grid, block, shmem, stream>>> to. */
+extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);
+extern "C" cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
+cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t);
+
+#endif

@@ -1,0 +1,122 @@
+/* warplint — internal interfaces shared by the advisor's source files.
+ * analyze.c turns one CUDA file into findings and an array inventory;
+ * profile.c loads the rule catalog and a GPU profile; report.c prints
+ * text, JSON and SARIF; main.c is the command line. */
+#ifndef WARPLINT_H
+#define WARPLINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json_reader.h"
+
+#define WARPLINT_VERSION "0.1.0"
+
+/* What a finding costs, as read from the chosen GPU profile. */
+typedef struct wl_metric {
+  char key[96];
+  bool present;     /* false: "not measured in <profile>" */
+  double value;
+  char unit[16];
+} wl_metric;
+
+typedef struct wl_fix {
+  unsigned line, column, length;  /* 1-based; length in bytes to replace */
+  char *replacement;
+} wl_fix;
+
+typedef struct wl_finding {
+  char rule[8];
+  const char *severity;           /* "warning" or "note" */
+  unsigned line, column;
+  char *kernel, *array;
+  const char *space;
+  char *message;
+  char *notes[4];
+  int note_count;
+  unsigned note_line[4], note_column[4];
+  wl_metric metrics[2];
+  int metric_count;
+  wl_fix fixes[2];
+  int fix_count;
+  bool confirmed_set, confirmed;   /* --ptxas verdict for L_ findings */
+} wl_finding;
+
+enum {
+  WL_CLASS_READONLY = 1, WL_CLASS_TEMPORAL = 2, WL_CLASS_REUSABLE = 4, WL_CLASS_WRITTEN = 8
+};
+
+typedef struct wl_array_info {
+  char *kernel, *array, *element_type, *patterns, *recommended;
+  const char *space;
+  int classes;
+  unsigned line, column;
+} wl_array_info;
+
+typedef struct wl_kernel_usage {   /* from --ptxas */
+  char *kernel;
+  int registers, local_bytes, spill_stores, spill_loads, shared_bytes;
+} wl_kernel_usage;
+
+/* Everything warplint learned about one input file. */
+typedef struct wl_file_result {
+  char *path;
+  bool failed;                     /* did not parse: no findings, never fixed */
+  wl_finding *findings;
+  size_t finding_count, finding_cap;
+  wl_array_info *arrays;
+  size_t array_count, array_cap;
+  char **errors;                   /* "file:line:col: error: ..." */
+  size_t error_count, error_cap;
+  wl_kernel_usage *usage;
+  size_t usage_count;
+} wl_file_result;
+
+typedef struct wl_options {
+  const char *arch;                /* "sm_90" */
+  const char *shim_path;           /* where the compiled-in cuda_shim.h appears to libclang */
+  const char *shim_text;
+  size_t shim_len;
+  const char *cuda_path;           /* use real headers from here, or NULL */
+  const json_value *profile;       /* may be NULL: every metric "not measured" */
+  const char *profile_name;        /* file stem, e.g. "h100-sxm" */
+  const char *profile_short;       /* gpu.short, e.g. "H100" */
+} wl_options;
+
+/* analyze.c: parses path with extra compiler args and fills result. */
+void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args,
+                     int extra_count, const wl_options *opt, wl_file_result *result);
+void wl_result_free(wl_file_result *r);
+void wl_result_error(wl_file_result *r, const char *fmt, ...);
+
+/* profile.c */
+const json_value *wl_catalog(void);                 /* embedded rules/catalog.json */
+const json_value *wl_rule(const char *id);          /* NULL if unknown */
+const char *wl_rule_title(const char *id);
+bool wl_rule_is_checked(const char *id);
+json_value *wl_load_profile(const char *name_or_file, const char *arch, char *name_out,
+                            size_t name_size, char *err, size_t err_size);
+const char *wl_data_dir(void);
+void wl_metric_lookup(const wl_options *opt, const char *key, wl_metric *m);
+/* "8-way 250 cycles" style text for one metric, or "not measured in P". */
+void wl_metric_text(const wl_options *opt, const wl_metric *m, const char *label,
+                    char *out, size_t size);
+
+/* report.c */
+void wl_print_text(const wl_file_result *results, size_t count);
+void wl_print_json(const wl_file_result *results, size_t count, const wl_options *opt);
+void wl_print_sarif(const wl_file_result *results, size_t count);
+void wl_print_arrays_table(const wl_file_result *results, size_t count);
+
+/* fix.c: applies a file's fix-its in place (temp file + rename). */
+int wl_apply_fixes(const wl_file_result *r, bool backup);
+
+/* ptxas.c: registers/local/spills per kernel via nvcc, when nvcc exists. */
+void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r);
+
+/* Small helpers. */
+char *wl_strdup(const char *s);
+char *wl_format(const char *fmt, ...);
+char *wl_read_file(const char *path, size_t *len);
+
+#endif
