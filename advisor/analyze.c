@@ -45,6 +45,7 @@ typedef struct array_info {
   int ndim;
   bool is_param, param_const, param_restrict;
   bool written, read, escaped, atomic, swapped, reusable;
+  unsigned swap_line, swap_column;  /* first w[i] = w[j] */
   unsigned line, column;
   char patterns[160];
   char recommended[48];
@@ -503,7 +504,9 @@ static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
   CXCursor ld = clang_getCursorReferenced(lb), rd = clang_getCursorReferenced(rb);
   if (!clang_equalCursors(ld, rd)) return;
   int ai = find_array(k, ld);
-  if (ai >= 0 && k->arrays[ai].space == SP_LOCAL) k->arrays[ai].swapped = true;
+  if (ai < 0 || k->arrays[ai].space != SP_LOCAL || k->arrays[ai].swapped) return;
+  k->arrays[ai].swapped = true;
+  location_of(lb, &k->arrays[ai].swap_line, &k->arrays[ai].swap_column);
 }
 
 static void walk_for(kernel_ctx *k, CXCursor c) {
@@ -909,7 +912,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
       bool byte = a->elem_size == 1;
       add_metric(k, f, byte ? "bandwidth.type.char" : "bandwidth.type.short");
       add_metric(k, f, byte ? "bandwidth.type.char4" : "bandwidth.type.int");
-      set_message(f, wl_format("%lld-byte elements of '%s' read by consecutive lanes: pack %s into %s",
+      set_message(f, wl_format("%lld-byte elements of '%s' accessed by consecutive lanes: pack %s into %s",
                                a->elem_size, a->name, byte ? "four" : "two", byte ? "char4" : "a 4-byte type"),
                   compare_text(k, f, byte ? "char" : "short", byte ? "char4" : "int"));
     }
@@ -930,7 +933,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
     return;
   }
   long long reuse = 1;
-  char dims[64] = "";
+  char dims[64] = "", free_of[64] = "";
   for (int d = 0; d < 3; d++) {
     if (poly_uses_atom(&x->off, ATOM_TX + d)) continue;
     long long extent = k->block_known ? k->block[d] : (d == 0 ? 32 : (k->uses_dim[d] ? 2 : 1));
@@ -938,6 +941,8 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
     reuse *= extent;
     size_t len = strlen(dims);
     snprintf(dims + len, sizeof dims - len, "%sblockDim.%c", len ? "*" : "", 'x' + d);
+    len = strlen(free_of);
+    snprintf(free_of + len, sizeof free_of - len, "%sthreadIdx.%c", len ? ", " : "", 'x' + d);
   }
   if (reuse < 2) return;
   a->reusable = true;
@@ -951,7 +956,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
   else
     snprintf(buf, sizeof buf, "each element is read by %s threads of a block", dims);
   set_message(f, wl_format("reusable global data '%s': %s (index independent of %s); stage it in shared memory",
-                           a->name, buf, dims),
+                           a->name, buf, free_of),
               compare_text(k, f, "global", "shared"));
 }
 
@@ -981,7 +986,10 @@ static bool last_extent_range(const array_info *a, unsigned *line, unsigned *col
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a->decl);
   CXToken *tokens;
   unsigned n;
-  clang_tokenize(tu, clang_getCursorExtent(a->decl), &tokens, &n);
+  /* From the name on: the declaration may begin inside a macro (__shared__). */
+  CXSourceRange from_name = clang_getRange(clang_getCursorLocation(a->decl),
+                                           clang_getRangeEnd(clang_getCursorExtent(a->decl)));
+  clang_tokenize(tu, from_name, &tokens, &n);
   bool ok = false;
   int brackets = 0;
   for (unsigned i = 0; i + 2 < n; i++) {
@@ -1110,6 +1118,7 @@ static void check_local_access(kernel_ctx *k, const access_info *x) {
   array_info *a = &k->arrays[x->array];
   char key[96], arch_key[96];
   if (a->swapped) {
+    if (x->line != a->swap_line || x->column != a->swap_column) return;
     wl_finding *f = new_finding(k, "L_3", x, a);
     if (!f) return;
     snprintf(key, sizeof key, "local_array.max_registers.sort.%s", k->opt->arch);
@@ -1310,7 +1319,7 @@ static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const lon
   f->space = "launch";
   wl_metric_lookup(fc->opt, "warp.shared.distinct_32", &f->metrics[f->metric_count++]);
   char evidence[200];
-  wl_metric_text(fc->opt, &f->metrics[0], "one warp's shared request", evidence, sizeof evidence);
+  wl_metric_text(fc->opt, &f->metrics[0], "one warp's 32-lane shared request", evidence, sizeof evidence);
   f->message = threads % 32
       ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
                   "empty; %s", threads, evidence)
