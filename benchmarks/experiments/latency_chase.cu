@@ -1,0 +1,160 @@
+/* Experiment 1 (Fang et al. Section 3, Table 1, Fig. 2): thread-level latency
+ * by pointer chasing, p = a[p], one thread, an array of 2048 ints whose
+ * element i holds (i + step) mod 2048, steps 1..1024. The chase walks the
+ * array once untimed (warm-up), then `accesses` timed steps; the final p is
+ * written out so the compiler keeps every load, and the host checks it. */
+#include <stdlib.h>
+
+#include "bench.h"
+#include "bench_device.cuh"
+
+enum { CHASE_N = 2048, CHASE_ACCESSES = 1024, REG_OPS = 1024 };
+
+__constant__ int c_chase[CHASE_N];
+
+template <int SPACE>
+__device__ __forceinline__ int chase_load(const int *g, const int *s, cudaTextureObject_t t,
+                                          int p) {
+  if (SPACE == SPACE_SHARED) return s[p];
+  if (SPACE == SPACE_CONSTANT) return c_chase[p];
+  if (SPACE == SPACE_GLOBAL_CG) return load_global_cg(g, p);
+  if (SPACE == SPACE_TEXTURE) return load_texture(t, p);
+  return load_global(g, p);
+}
+
+template <int SPACE>
+__global__ void chase_kernel(const int *g, cudaTextureObject_t t, long long *cycles, int *out) {
+  __shared__ int s[CHASE_N];
+  if (SPACE == SPACE_SHARED)
+    for (int i = 0; i < CHASE_N; i++) s[i] = g[i];
+  int p = 0;
+  for (int i = 0; i < CHASE_N; i++) p = chase_load<SPACE>(g, s, t, p);
+  long long t0 = clock64();
+  for (int i = 0; i < CHASE_ACCESSES; i++) p = chase_load<SPACE>(g, s, t, p);
+  out[0] = p;  /* the clock is read after p is stored: the last load has landed */
+  long long t1 = clock64();
+  cycles[0] = t1 - t0;
+}
+
+/* Local memory: a private array indexed by the chase itself cannot live in
+ * registers (the compiler reports an 8 KB stack frame). */
+__global__ void chase_local_kernel(const int *g, long long *cycles, int *out) {
+  int a[CHASE_N];
+  for (int i = 0; i < CHASE_N; i++) a[i] = g[i];
+  int p = 0;
+  for (int i = 0; i < CHASE_N; i++) p = a[p];
+  long long t0 = clock64();
+  for (int i = 0; i < CHASE_ACCESSES; i++) p = a[p];
+  out[0] = p;
+  long long t1 = clock64();
+  cycles[0] = t1 - t0;
+}
+
+/* Registers: a chain of dependent integer multiply-adds, which no compiler
+ * can fold; its per-operation latency is what "register access" costs. */
+__global__ void chain_register_kernel(unsigned seed, long long *cycles, int *out) {
+  unsigned x = seed;
+  long long t0 = clock64();
+#pragma unroll 64
+  for (int i = 0; i < REG_OPS; i++) x = x * x + seed;
+  out[0] = (int)x;
+  long long t1 = clock64();
+  cycles[0] = t1 - t0;
+}
+
+typedef struct chase_buffers {
+  int *data, *out;
+  long long *cycles;
+  cudaTextureObject_t tex;
+} chase_buffers;
+
+static void fill_array(chase_buffers *b, int step) {
+  int host[CHASE_N];
+  for (int i = 0; i < CHASE_N; i++) host[i] = (i + step) % CHASE_N;
+  CUDA_CHECK(cudaMemcpy(b->data, host, sizeof host, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpyToSymbol(c_chase, host, sizeof host));
+}
+
+static double run_once(bench_ctx *c, chase_buffers *b, int space, int step) {
+  switch (space) {
+  case SPACE_SHARED: chase_kernel<SPACE_SHARED><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
+  case SPACE_CONSTANT: chase_kernel<SPACE_CONSTANT><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
+  case SPACE_GLOBAL: chase_kernel<SPACE_GLOBAL><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
+  case SPACE_GLOBAL_CG: chase_kernel<SPACE_GLOBAL_CG><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
+  case SPACE_TEXTURE: chase_kernel<SPACE_TEXTURE><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
+  default: chase_local_kernel<<<1, 1>>>(b->data, b->cycles, b->out); break;
+  }
+  CUDA_CHECK_LAUNCH();
+  long long cycles = 0;
+  int p = -1;
+  CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+  CUDA_CHECK(cudaMemcpy(&p, b->out, sizeof p, cudaMemcpyDeviceToHost));
+  long long walked = (long long)(CHASE_N + CHASE_ACCESSES) * step;
+  bench_check_chase(c, "latency_chase", p, walked % CHASE_N);
+  return (double)cycles / CHASE_ACCESSES;
+}
+
+enum { SPACE_LOCAL = SPACE_TEXTURE + 1, SPACE_COUNT };
+
+static const char *space_name(int space) {
+  return space == SPACE_LOCAL ? "local" : bench_space_names[space];
+}
+
+static void measure_space(bench_ctx *c, chase_buffers *b, int space) {
+  double per_step[16], samples[64];
+  int steps = 0;
+  int step_increment = c->quick ? 32 : 2;
+  for (int step = 1; step <= 1024; step *= step_increment) {
+    fill_array(b, step);
+    for (int r = 0; r < c->repeats; r++) samples[r] = run_once(c, b, space, step);
+    bench_param params[] = {{"step", step}, {"array", CHASE_N}, {"accesses", CHASE_ACCESSES}};
+    stats_summary s = bench_emit(c, "latency_chase", "space", space_name(space), params, 3,
+                                 "cycles_per_access", "cycles", samples, c->repeats, NULL);
+    per_step[steps++] = s.median;
+  }
+  /* Table 1 is the average over steps; the profile keeps the median over
+   * steps, with the spread over steps as min and max. */
+  char key[64];
+  snprintf(key, sizeof key, "latency.%s", space_name(space));
+  stats_summary over_steps;
+  stats_summarize(per_step, steps, &over_steps);
+  profile_set(c->prof, key, "cycles", &over_steps);
+}
+
+static unsigned register_chain_expected(unsigned seed) {
+  unsigned x = seed;
+  for (int i = 0; i < REG_OPS; i++) x = x * x + seed;
+  return x;
+}
+
+static void measure_register(bench_ctx *c, chase_buffers *b) {
+  double samples[64];
+  for (int r = 0; r < c->repeats + 1; r++) {
+    unsigned seed = 3 + 2 * bench_random(1000);
+    chain_register_kernel<<<1, 1>>>(seed, b->cycles, b->out);
+    CUDA_CHECK_LAUNCH();
+    long long cycles = 0;
+    int x = 0;
+    CUDA_CHECK(cudaMemcpy(&cycles, b->cycles, sizeof cycles, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&x, b->out, sizeof x, cudaMemcpyDeviceToHost));
+    bench_check_chase(c, "latency_chase register", x, (int)register_chain_expected(seed));
+    if (r > 0) samples[r - 1] = (double)cycles / REG_OPS;  /* the first launch warms up */
+  }
+  bench_param params[] = {{"operations", REG_OPS}};
+  bench_emit(c, "latency_chase", "space", "register", params, 1, "cycles_per_access", "cycles",
+             samples, c->repeats, "latency.register");
+}
+
+void exp_latency_chase(bench_ctx *c) {
+  chase_buffers b;
+  CUDA_CHECK(cudaMalloc(&b.data, CHASE_N * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&b.out, sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&b.cycles, sizeof(long long)));
+  b.tex = bench_texture_of(b.data, CHASE_N);
+  measure_register(c, &b);
+  for (int space = 0; space < SPACE_COUNT; space++) measure_space(c, &b, space);
+  CUDA_CHECK(cudaDestroyTextureObject(b.tex));
+  CUDA_CHECK(cudaFree(b.data));
+  CUDA_CHECK(cudaFree(b.out));
+  CUDA_CHECK(cudaFree(b.cycles));
+}
