@@ -16,7 +16,8 @@
 enum space { SP_GLOBAL, SP_SHARED, SP_CONSTANT, SP_LOCAL, SP_TEXTURE };
 static const char *const space_names[] = {"global", "shared", "constant", "local", "texture"};
 
-enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_OTHER };
+/* ATOMK_TEMPLATE: a non-type template parameter, constant in each instantiation. */
+enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE };
 
 enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_LOOP_INC = 16 };
 
@@ -44,8 +45,8 @@ typedef struct array_info {
   long long elem_size, ext[MAX_DIMS];
   int ndim;
   bool is_param, param_const, param_restrict;
-  bool written, read, escaped, atomic, swapped, reusable;
-  unsigned swap_line, swap_column;  /* first w[i] = w[j] */
+  bool written, read, escaped, atomic, swapped, compared, reusable;
+  unsigned compare_line, compare_column;  /* first w[i] > w[j] */
   unsigned line, column;
   char patterns[160];
   char recommended[48];
@@ -200,6 +201,21 @@ static bool const_value(CXCursor c, long long *v) {
   }
 }
 
+/* Known when the compiler unrolls: constants and template parameters. */
+static bool compile_time(CXCursor c) {
+  long long v;
+  if (const_value(c, &v)) return true;
+  c = strip(c);
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_DeclRefExpr)
+    return clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_NonTypeTemplateParameter;
+  if (kind == CXCursor_BinaryOperator) {
+    child_list l = children(c);
+    return l.n == 2 && compile_time(l.c[0]) && compile_time(l.c[1]);
+  }
+  return false;
+}
+
 static int find_var(kernel_ctx *k, CXCursor decl) {
   for (int i = 0; i < k->var_count; i++)
     if (clang_equalCursors(k->vars[i].decl, decl)) return i;
@@ -312,6 +328,12 @@ static void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
       return;
     }
     if (clang_getCursorKind(d) == CXCursor_VarDecl) { eval_var(k, d, out, depth); return; }
+    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) {
+      char *name = cx_take(clang_getCursorSpelling(d));
+      poly_atom(out, add_atom(k, ATOMK_TEMPLATE, d, name));
+      free(name);
+      return;
+    }
     poly_unknown(out, false);
     return;
   }
@@ -491,6 +513,41 @@ static bool is_assignment(enum CXBinaryOperatorKind op) {
   return op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
 }
 
+static int local_array_of(kernel_ctx *k, CXCursor subscript) {
+  CXCursor s = strip(subscript);
+  if (clang_getCursorKind(s) != CXCursor_ArraySubscriptExpr) return -1;
+  child_list l = children(s);
+  if (l.n != 2) return -1;
+  CXCursor base = strip(l.c[0]);
+  if (clang_getCursorKind(base) != CXCursor_DeclRefExpr) return -1;
+  int ai = find_array(k, clang_getCursorReferenced(base));
+  return ai >= 0 && k->arrays[ai].space == SP_LOCAL ? ai : -1;
+}
+
+/* The array an operand reads: w[i] itself, or a scalar initialised from it
+ * (key = w[a]; ... w[b] > key). */
+static int element_source(kernel_ctx *k, CXCursor operand) {
+  int a = local_array_of(k, operand);
+  if (a >= 0) return a;
+  CXCursor s = strip(operand);
+  if (clang_getCursorKind(s) != CXCursor_DeclRefExpr) return -1;
+  CXCursor d = clang_getCursorReferenced(s);
+  if (clang_getCursorKind(d) != CXCursor_VarDecl) return -1;
+  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+  return clang_Cursor_isNull(init) ? -1 : local_array_of(k, init);
+}
+
+/* w[i] > w[j]: elements of one private array compared with each other, the
+ * test that drives a sort. L_3 is reported there. */
+static void note_compare(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
+  int a = element_source(k, lhs), b = element_source(k, rhs);
+  if (a < 0 || a != b || k->arrays[a].compared) return;
+  k->arrays[a].compared = true;
+  CXCursor at = local_array_of(k, lhs) >= 0 ? lhs : rhs;
+  child_list l = children(strip(at));
+  location_of(strip(l.c[0]), &k->arrays[a].compare_line, &k->arrays[a].compare_column);
+}
+
 /* w[i] = w[j] with both sides subscripting the same local array: the
  * element moves inside the array, as a sort or a swap does. */
 static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
@@ -504,9 +561,7 @@ static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
   CXCursor ld = clang_getCursorReferenced(lb), rd = clang_getCursorReferenced(rb);
   if (!clang_equalCursors(ld, rd)) return;
   int ai = find_array(k, ld);
-  if (ai < 0 || k->arrays[ai].space != SP_LOCAL || k->arrays[ai].swapped) return;
-  k->arrays[ai].swapped = true;
-  location_of(lb, &k->arrays[ai].swap_line, &k->arrays[ai].swap_column);
+  if (ai >= 0 && k->arrays[ai].space == SP_LOCAL) k->arrays[ai].swapped = true;
 }
 
 static void walk_for(kernel_ctx *k, CXCursor c) {
@@ -522,11 +577,10 @@ static void walk_for(kernel_ctx *k, CXCursor c) {
       var = add_var(k, vd);
       k->vars[var].loop_atom = atom;
       /* constant trip count: constant start and a constant bound */
-      long long start, bound;
       CXCursor init = clang_Cursor_getVarDeclInitializer(vd);
       child_list cond = children(strip(l.c[1]));
-      k->atoms[atom].const_trip = !clang_Cursor_isNull(init) && const_value(init, &start) &&
-                                  cond.n == 2 && const_value(cond.c[1], &bound);
+      k->atoms[atom].const_trip = !clang_Cursor_isNull(init) && compile_time(init) &&
+                                  cond.n == 2 && compile_time(cond.c[1]);
     }
   }
   if (atom < 0) {
@@ -582,6 +636,7 @@ static void walk(kernel_ctx *k, CXCursor c, int mode) {
       if (op == CXBinaryOperator_Assign) note_swap(k, l.c[0], l.c[1]);
       return;
     }
+    if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE && l.n == 2) note_compare(k, l.c[0], l.c[1]);
     walk_children(k, c, M_READ);
     return;
   }
@@ -905,6 +960,20 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
       }
     }
   }
+  if (m->kind == LANE_UNKNOWN && x->off.data_dependent) {
+    append_pattern(a, "gather (index loaded from memory)");
+    if (x->read && !x->ldg && is_read_only(a) && a->is_param && !(a->param_const && a->param_restrict)) {
+      wl_finding *t = new_finding(k, "T_4", x, a);
+      if (t) {
+        add_metric(k, t, "pattern.texture.strided");
+        add_metric(k, t, "pattern.global.strided");
+        set_message(t, wl_format("read-only '%s' is gathered through an index loaded from memory, on the plain "
+                                 "global path", a->name),
+                    compare_text(k, t, "texture strided", "global strided"));
+        restrict_fix(k, t, a);
+      }
+    }
+  }
   if ((a->elem_size == 1 || a->elem_size == 2) && m->kind == LANE_CONCRETE && m->stride_const &&
       m->stride_value == 1) {
     wl_finding *f = new_finding(k, "G_2", x, a);
@@ -1109,6 +1178,7 @@ static bool known_after_unrolling(const kernel_ctx *k, const poly *p) {
     for (int d = 0; d < p->terms[i].degree; d++) {
       int atom = p->terms[i].atoms[d];
       if (atom < ATOM_FIRST_SYMBOL) return false;
+      if (k->atoms[atom].kind == ATOMK_TEMPLATE) continue;
       if (k->atoms[atom].kind != ATOMK_LOOP || !k->atoms[atom].const_trip) return false;
     }
   return true;
@@ -1117,8 +1187,8 @@ static bool known_after_unrolling(const kernel_ctx *k, const poly *p) {
 static void check_local_access(kernel_ctx *k, const access_info *x) {
   array_info *a = &k->arrays[x->array];
   char key[96], arch_key[96];
-  if (a->swapped) {
-    if (x->line != a->swap_line || x->column != a->swap_column) return;
+  if (a->swapped && a->compared) {
+    if (x->line != a->compare_line || x->column != a->compare_column) return;
     wl_finding *f = new_finding(k, "L_3", x, a);
     if (!f) return;
     snprintf(key, sizeof key, "local_array.max_registers.sort.%s", k->opt->arch);

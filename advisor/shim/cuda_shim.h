@@ -97,8 +97,8 @@ __device__ int atomicCAS(int *, int, int);
 __device__ unsigned int atomicInc(unsigned int *, unsigned int);
 
 /* Math (a selection; the float and double forms). */
-#define WL_MATH1(f) __host__ __device__ float f##f(float); __host__ __device__ double f(double);
-#define WL_MATH2(f) __host__ __device__ float f##f(float, float); __host__ __device__ double f(double, double);
+#define WL_MATH1(name) __host__ __device__ float name##f(float); __host__ __device__ double name(double);
+#define WL_MATH2(name) __host__ __device__ float name##f(float, float); __host__ __device__ double name(double, double);
 WL_MATH1(sqrt) WL_MATH1(rsqrt) WL_MATH1(exp) WL_MATH1(exp2) WL_MATH1(log) WL_MATH1(log2)
 WL_MATH1(log10) WL_MATH1(sin) WL_MATH1(cos) WL_MATH1(tan) WL_MATH1(tanh) WL_MATH1(fabs)
 WL_MATH1(floor) WL_MATH1(ceil) WL_MATH1(round) WL_MATH1(trunc)
@@ -112,14 +112,6 @@ __host__ __device__ double fma(double, double, double);
 __host__ __device__ int min(int, int);
 __host__ __device__ int max(int, int);
 __host__ __device__ int abs(int);
-
-/* Texture and surface objects. */
-typedef unsigned long long cudaTextureObject_t;
-typedef unsigned long long cudaSurfaceObject_t;
-template <typename T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
-template <typename T> __device__ T tex1D(cudaTextureObject_t, float);
-template <typename T> __device__ T tex2D(cudaTextureObject_t, float, float);
-template <typename T> __device__ T tex3D(cudaTextureObject_t, float, float, float);
 
 /* Runtime API (host side). */
 typedef int cudaError_t;
@@ -152,6 +144,51 @@ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
 cudaError_t cudaEventDestroy(cudaEvent_t);
+
+/* Texture and surface objects. */
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+template <typename T> __device__ T tex1Dfetch(cudaTextureObject_t, int);
+template <typename T> __device__ T tex1D(cudaTextureObject_t, float);
+template <typename T> __device__ T tex2D(cudaTextureObject_t, float, float);
+template <typename T> __device__ T tex3D(cudaTextureObject_t, float, float, float);
+template <typename T> __device__ void surf2Dwrite(T, cudaSurfaceObject_t, int, int);
+template <typename T> __device__ T surf2Dread(cudaSurfaceObject_t, int, int);
+enum cudaResourceType { cudaResourceTypeArray, cudaResourceTypeMipmappedArray,
+                        cudaResourceTypeLinear, cudaResourceTypePitch2D };
+enum cudaChannelFormatKind { cudaChannelFormatKindSigned, cudaChannelFormatKindUnsigned,
+                             cudaChannelFormatKindFloat, cudaChannelFormatKindNone };
+enum cudaTextureAddressMode { cudaAddressModeWrap, cudaAddressModeClamp, cudaAddressModeMirror,
+                              cudaAddressModeBorder };
+enum cudaTextureFilterMode { cudaFilterModePoint, cudaFilterModeLinear };
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
+typedef struct cudaArray *cudaArray_t;
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+  } res;
+};
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+};
+template <typename T> cudaChannelFormatDesc cudaCreateChannelDesc(void);
+cudaChannelFormatDesc cudaCreateChannelDesc(int, int, int, int, cudaChannelFormatKind);
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *, const cudaResourceDesc *, const cudaTextureDesc *,
+                                    const void *);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t);
+cudaError_t cudaMallocArray(cudaArray_t *, const cudaChannelFormatDesc *, size_t, size_t = 0, unsigned int = 0);
+cudaError_t cudaFreeArray(cudaArray_t);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, cudaMemcpyKind);
 
 /* What clang lowers <<<grid, block, shmem, stream>>> to. */
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);

@@ -1,0 +1,91 @@
+/* Every checked rule's bad example in rules/examples draws that rule (on the
+ * line marked "// expect: ID" where there is one) and its good example does
+ * not. Advice-only rules are skipped: warplint never reports them.
+ * usage: test_warplint_rule_examples WARPLINT */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_reader.h"
+#include "testing.h"
+#include "wl_test_util.h"
+
+static unsigned marked_line(const char *path, const char *rule) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[2048], marker[64];
+  snprintf(marker, sizeof marker, "// expect: %s", rule);
+  unsigned n = 0, found = 0;
+  while (fgets(line, sizeof line, f) && !found) {
+    n++;
+    if (strstr(line, marker)) found = n;
+  }
+  fclose(f);
+  return found;
+}
+
+/* Number of findings of rule in path; *on_line counts those on line. */
+static int count_rule(const char *warplint, const char *profile, const char *path, const char *rule,
+                      unsigned line, int *on_line) {
+  char *cmd = wl_test_format("'%s' check --format=json --gpu '%s' '%s'", warplint, profile, path);
+  int status;
+  json_value *doc = wl_test_run_json(cmd, &status);
+  free(cmd);
+  if (!doc) return -1;
+  const json_value *errors = json_get(doc, "errors");
+  if (errors && errors->count) test_fail(__FILE__, __LINE__, "%s: %s", path, json_string_or(json_at(errors, 0), "?"));
+  const json_value *findings = json_get(doc, "findings");
+  int n = 0;
+  *on_line = 0;
+  for (size_t i = 0; findings && i < findings->count; i++) {
+    const json_value *f = json_at(findings, i);
+    if (strcmp(json_string_or(json_get(f, "rule"), ""), rule) != 0) continue;
+    n++;
+    if ((unsigned)json_number_or(json_get(f, "line"), 0) == line) (*on_line)++;
+  }
+  json_free(doc);
+  return n;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s WARPLINT\n", argv[0]);
+    return 2;
+  }
+  char err[256];
+  char *catalog_path = wl_test_format("%s/rules/catalog.json", test_source_dir());
+  json_value *catalog = json_parse_file(catalog_path, err, sizeof err);
+  free(catalog_path);
+  CHECK(catalog != NULL);
+  if (!catalog) return test_summary();
+  char *profile = wl_test_format("%s/tests/advisor/profiles/synthetic-sm90.json", test_source_dir());
+  const json_value *rules = json_get(catalog, "rules");
+  int checked = 0;
+  for (size_t i = 0; rules && i < rules->count; i++) {
+    const json_value *r = json_at(rules, i);
+    const char *id = json_string_or(json_get(r, "id"), "?");
+    if (strcmp(json_string_or(json_get(r, "check"), ""), "static") != 0) continue;
+    checked++;
+    char *bad = wl_test_format("%s/rules/%s", test_source_dir(), json_string_or(json_get(r, "bad"), ""));
+    char *good = wl_test_format("%s/rules/%s", test_source_dir(), json_string_or(json_get(r, "good"), ""));
+    unsigned line = marked_line(bad, id);
+    int on_line;
+    int n = count_rule(argv[1], profile, bad, id, line, &on_line);
+    if (n >= 1) test_passed++;
+    else test_fail(__FILE__, __LINE__, "%s: bad example draws no %s", bad, id);
+    if (line) {
+      if (on_line >= 1) test_passed++;
+      else test_fail(__FILE__, __LINE__, "%s:%u: %s not reported on the marked line", bad, line, id);
+    }
+    n = count_rule(argv[1], profile, good, id, 0, &on_line);
+    if (n == 0) test_passed++;
+    else test_fail(__FILE__, __LINE__, "%s: good example draws %s (%d)", good, id, n);
+    free(bad);
+    free(good);
+  }
+  printf("%d checked rules\n", checked);
+  CHECK(checked >= 10);
+  free(profile);
+  json_free(catalog);
+  return test_summary();
+}
