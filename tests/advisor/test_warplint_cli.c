@@ -1,0 +1,383 @@
+/* warplint's interfaces: JSON and SARIF structure, --fix, suppressions,
+ * -p with a compilation database, -j, bad input, the subcommands.
+ * usage: test_warplint_cli WARPLINT SCRATCH_DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json_reader.h"
+#include "testing.h"
+#include "wl_test_util.h"
+
+static const char *warplint, *scratch;
+static char *profile;
+
+static json_value *run_json(const char *args, int *status) {
+  char *cmd = wl_test_format("'%s' %s 2>/dev/null", warplint, args);
+  json_value *doc = wl_test_run_json(cmd, status);
+  free(cmd);
+  return doc;
+}
+
+static char *run_text(const char *args, int *status) {
+  char *cmd = wl_test_format("'%s' %s 2>&1", warplint, args);
+  char *out = wl_test_run(cmd, status);
+  free(cmd);
+  return out ? out : calloc(1, 1);
+}
+
+static char *scratch_file(const char *name, const char *text) {
+  char *path = wl_test_format("%s/%s", scratch, name);
+  CHECK(wl_test_write_file(path, text, strlen(text)));
+  return path;
+}
+
+static bool has_keys(const json_value *o, const char *const *keys) {
+  for (; *keys; keys++) {
+    if (!json_get(o, *keys)) {
+      fprintf(stderr, "missing key '%s'\n", *keys);
+      return false;
+    }
+  }
+  return true;
+}
+
+static int count_rule(const json_value *doc, const char *rule) {
+  const json_value *f = json_get(doc, "findings");
+  int n = 0;
+  for (size_t i = 0; f && i < f->count; i++)
+    n += strcmp(json_string_or(json_get(json_at(f, i), "rule"), ""), rule) == 0;
+  return n;
+}
+
+static void test_json_schema(void) {
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s/tests/advisor/fixtures/s1_positive.cu' "
+                              "'%s/tests/advisor/fixtures/t4_positive.cu'", profile, test_source_dir(),
+                              test_source_dir());
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  if (!doc) return;
+  CHECK(status == 1);
+  static const char *const top[] = {"tool", "version", "findings", "arrays", "errors", NULL};
+  static const char *const finding[] = {"rule", "severity", "file", "line", "column", "kernel", "array",
+                                         "space", "message", "estimate", "fixes", NULL};
+  static const char *const fix[] = {"file", "line", "column", "length", "replacement", NULL};
+  static const char *const array[] = {"file", "kernel", "array", "space", "element_type", "classes", "line",
+                                      "column", NULL};
+  CHECK(has_keys(doc, top));
+  CHECK_STR(json_string_or(json_get(doc, "tool"), NULL), "warplint");
+  const json_value *findings = json_get(doc, "findings");
+  CHECK(findings && findings->type == JSON_ARRAY && findings->count >= 6);
+  int fixes = 0;
+  for (size_t i = 0; findings && i < findings->count; i++) {
+    const json_value *f = json_at(findings, i);
+    CHECK(has_keys(f, finding));
+    CHECK(json_number_or(json_get(f, "line"), 0) >= 1);
+    CHECK(json_number_or(json_get(f, "column"), 0) >= 1);
+    CHECK(json_get(f, "estimate")->type == JSON_OBJECT);
+    const json_value *fx = json_get(f, "fixes");
+    for (size_t k = 0; fx && k < fx->count; k++, fixes++) CHECK(has_keys(json_at(fx, k), fix));
+  }
+  CHECK(fixes >= 2);  /* the [32][32] padding and const __restrict__ */
+  const json_value *arrays = json_get(doc, "arrays");
+  CHECK(arrays && arrays->count >= 6);
+  for (size_t i = 0; arrays && i < arrays->count; i++) {
+    CHECK(has_keys(json_at(arrays, i), array));
+    CHECK(json_get(json_at(arrays, i), "classes")->type == JSON_ARRAY);
+  }
+  json_free(doc);
+}
+
+static void test_sarif(void) {
+  char *args = wl_test_format("check --format=sarif --gpu '%s' '%s/tests/advisor/fixtures/g3_positive.cu'",
+                              profile, test_source_dir());
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  if (!doc) return;
+  CHECK_STR(json_string_or(json_get(doc, "version"), NULL), "2.1.0");
+  CHECK(json_get(doc, "$schema") != NULL);
+  const json_value *run = json_at(json_get(doc, "runs"), 0);
+  CHECK_STR(json_string_or(json_path(run, "tool.driver.name"), NULL), "warplint");
+  const json_value *rules = json_path(run, "tool.driver.rules");
+  CHECK(rules && rules->count == 22);
+  for (size_t i = 0; rules && i < rules->count; i++) {
+    CHECK(json_get(json_at(rules, i), "id") != NULL);
+    CHECK(json_path(json_at(rules, i), "shortDescription.text") != NULL);
+  }
+  const json_value *results = json_get(run, "results");
+  CHECK(results && results->count == 3);
+  for (size_t i = 0; results && i < results->count; i++) {
+    const json_value *r = json_at(results, i);
+    CHECK_STR(json_string_or(json_get(r, "ruleId"), NULL), "G_3");
+    CHECK(json_path(r, "message.text") != NULL);
+    const json_value *loc = json_at(json_get(r, "locations"), 0);
+    CHECK(json_path(loc, "physicalLocation.artifactLocation.uri") != NULL);
+    CHECK(json_number_or(json_path(loc, "physicalLocation.region.startLine"), 0) >= 1);
+  }
+  json_free(doc);
+}
+
+static const char fixable[] =
+  "__global__ void transpose(const float *__restrict__ in, float *out, int n) {\n"
+  "  __shared__ float tile[32][32];\n"
+  "  tile[threadIdx.y][threadIdx.x] = in[(blockIdx.y * 32 + threadIdx.y) * n + blockIdx.x * 32 + threadIdx.x];\n"
+  "  __syncthreads();\n"
+  "  out[(blockIdx.x * 32 + threadIdx.y) * n + blockIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];\n"
+  "}\n"
+  "__global__ void gather(const float *src, const int *__restrict__ perm, float *out) {\n"
+  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+  "  out[i] = src[perm[i]];\n"
+  "}\n"
+  "void launch(const float *in, float *out, int n) {\n"
+  "  transpose<<<dim3(n / 32, n / 32), dim3(32, 32)>>>(in, out, n);\n"
+  "}\n";
+
+static void test_fix(void) {
+  char *path = scratch_file("fixable.cu", fixable);
+  char *broken = scratch_file("broken_fix.cu", "__global__ void k(float *a) { a[threadIdx.x * 2] = 1 }\n");
+  char *orig = wl_test_format("%s.orig", path);
+  remove(orig);
+  char *args = wl_test_format("check --fix --gpu '%s' '%s' '%s'", profile, path, broken);
+  int status;
+  free(run_text(args, &status));
+  free(args);
+  CHECK(status == 2);  /* broken_fix.cu does not parse */
+  CHECK(access(orig, F_OK) != 0);  /* no backup unless asked */
+  size_t len;
+  FILE *f = fopen(broken, "r");
+  char buf[256] = "";
+  len = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f) fclose(f);
+  buf[len] = 0;
+  CHECK_STR(buf, "__global__ void k(float *a) { a[threadIdx.x * 2] = 1 }\n");  /* untouched */
+  args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  CHECK(status == 0);
+  CHECK(doc && json_get(doc, "findings")->count == 0);
+  json_free(doc);
+  char *text = run_text("--version", &status);
+  free(text);
+  /* The fixed file still compiles where a CUDA toolkit is installed. */
+  const char *nvcc = "/usr/local/cuda/bin/nvcc";
+  if (access(nvcc, X_OK) == 0) {
+    char *cmd = wl_test_format("%s -arch=sm_90 -c -o '%s/fixable.o' '%s' 2>&1", nvcc, scratch, path);
+    char *out = wl_test_run(cmd, &status);
+    if (status != 0) fprintf(stderr, "%s\n", out);
+    CHECK(status == 0);
+    free(out);
+    free(cmd);
+  } else {
+    printf("nvcc not found: the compile check of the fixed file is skipped\n");
+  }
+  /* --backup keeps the original. */
+  free(scratch_file("fixable.cu", fixable));
+  args = wl_test_format("check --fix --backup --gpu '%s' '%s'", profile, path);
+  free(run_text(args, &status));
+  free(args);
+  CHECK(status == 1);
+  CHECK(access(orig, F_OK) == 0);
+  free(path);
+  free(broken);
+  free(orig);
+}
+
+static void test_suppressions(void) {
+  char *path = scratch_file("suppressed.cu",
+    "__global__ void k(float *a, char *c, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  a[i * 2] = 1.0f;  // NOLINT(warplint-G_3)\n"
+    "  // NOLINTNEXTLINE(warplint-G_3)\n"
+    "  a[i * 4] = 2.0f;\n"
+    "  a[i * 8] = 3.0f;  // NOLINT\n"
+    "  a[i * 16] = 4.0f;  // NOLINT(warplint-S_1)\n"
+    "  c[i] = 1;  // NOLINT(warplint-G_3, warplint-G_2)\n"
+    "}\n");
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  const json_value *f = json_get(doc, "findings");
+  CHECK(f && f->count == 1);  /* only the line whose NOLINT names another rule */
+  CHECK(f && f->count >= 1 && json_number_or(json_get(json_at(f, 0), "line"), 0) == 7);
+  json_free(doc);
+  free(path);
+}
+
+static void test_compile_database(void) {
+  char *dir = wl_test_format("%s/cdb", scratch);
+  char *inc = wl_test_format("%s/cdb/include", scratch);
+  mkdir(dir, 0755);
+  mkdir(inc, 0755);
+  char *header = wl_test_format("%s/stride.h", inc);
+  CHECK(wl_test_write_file(header, "#define SPREAD(i) ((i) * STRIDE)\n", 33));
+  char *src = wl_test_format("%s/k.cu", dir);
+  const char *code = "#include \"stride.h\"\n"
+                     "__global__ void k(float *a) {\n"
+                     "  a[SPREAD(blockIdx.x * blockDim.x + threadIdx.x)] = 0.0f;\n"
+                     "}\n";
+  CHECK(wl_test_write_file(src, code, strlen(code)));
+  char *db = wl_test_format("[{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+                            "\"/usr/local/cuda/bin/nvcc -I%s -D STRIDE=4 -O2 -c %s -o k.o\"}]\n",
+                            dir, src, inc, src);
+  char *db_path = wl_test_format("%s/compile_commands.json", dir);
+  CHECK(wl_test_write_file(db_path, db, strlen(db)));
+  int status;
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, src);
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(status == 2);  /* without the database the header is not found */
+  json_free(doc);
+  args = wl_test_format("check --format=json --gpu '%s' -p '%s' '%s'", profile, dir, src);
+  doc = run_json(args, &status);
+  free(args);
+  CHECK(doc && count_rule(doc, "G_3") == 1);
+  json_free(doc);
+  args = wl_test_format("check --format=json --gpu '%s' -p '%s'", profile, dir);  /* every .cu in it */
+  doc = run_json(args, &status);
+  free(args);
+  CHECK(doc && count_rule(doc, "G_3") == 1);
+  json_free(doc);
+  free(dir); free(inc); free(header); free(src); free(db); free(db_path);
+}
+
+static void test_parallel_same_output(void) {
+  char *base = wl_test_format("--format=json --gpu '%s' %s/tests/advisor/fixtures/*.cu", profile, test_source_dir());
+  char *a1 = wl_test_format("'%s' check -j 1 %s", warplint, base), *a4 = wl_test_format("'%s' check -j 4 %s", warplint, base);
+  int s1, s4;
+  char *o1 = wl_test_run(a1, &s1), *o4 = wl_test_run(a4, &s4);
+  CHECK(s1 == s4);
+  CHECK(o1 && o4 && strcmp(o1, o4) == 0);
+  free(base); free(a1); free(a4); free(o1); free(o4);
+}
+
+static void test_bad_input(void) {
+  char *missing = wl_test_format("%s/does_not_exist.cu", scratch);
+  char *broken = scratch_file("broken.cu", "__global__ void k(float *a) { a[0] = ; }\n");
+  char *empty = scratch_file("empty.cu", "");
+  char *garbage = wl_test_format("%s/garbage.cu", scratch);
+  char bytes[4096];
+  unsigned x = 12345;
+  for (size_t i = 0; i < sizeof bytes; i++) { x = x * 1103515245u + 12345u; bytes[i] = (char)(x >> 16); }
+  bytes[100] = 0;
+  CHECK(wl_test_write_file(garbage, bytes, sizeof bytes));
+  char *good = wl_test_format("%s/tests/advisor/fixtures/g3_positive.cu", test_source_dir());
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s' '%s' '%s' '%s' '%s'", profile, missing, broken,
+                              empty, garbage, good);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  CHECK(status == 2);
+  CHECK(doc && count_rule(doc, "G_3") == 3);  /* the good file is still analysed */
+  const json_value *errors = json_get(doc, "errors");
+  const char *want[] = {missing, broken, empty, garbage};
+  for (int w = 0; w < 4; w++) {
+    bool named = false;
+    for (size_t i = 0; errors && i < errors->count; i++)
+      named |= strstr(json_string_or(json_at(errors, i), ""), want[w]) != NULL;
+    if (named) test_passed++;
+    else test_fail(__FILE__, __LINE__, "no error names %s", want[w]);
+  }
+  json_free(doc);
+  /* The text form prints one clear line per problem on stderr. */
+  args = wl_test_format("check --gpu '%s' '%s' '%s'", profile, missing, empty);
+  char *out = run_text(args, &status);
+  CHECK(status == 2);
+  CHECK(strstr(out, "cannot read file") != NULL);
+  CHECK(strstr(out, "file is empty") != NULL);
+  free(out);
+  free(args);
+  free(missing); free(broken); free(empty); free(garbage); free(good);
+}
+
+static void test_large_file(void) {
+  char *path = wl_test_format("%s/large.cu", scratch);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL);
+  if (!f) return;
+  int lines = 0;
+  for (int k = 0; lines < 50000; k++) {
+    fprintf(f, "__global__ void kernel_%d(float *a, const float *__restrict__ b, int n) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+               "  if (i < n) {\n"
+               "    float s = 0.0f;\n"
+               "    for (int k = 0; k < 4; k++) s += b[i + k * n];\n"
+               "    a[i * %d] = s;\n"
+               "  }\n"
+               "}\n"
+               "\n"
+               "\n", k, k % 2 ? 1 : 2);
+    lines += 10;
+  }
+  fclose(f);
+  /* ctest's TIMEOUT on this test bounds the time; here: it finishes, with the findings. */
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  CHECK(status == 1);
+  CHECK(doc && count_rule(doc, "G_3") == 2500);
+  json_free(doc);
+  free(path);
+}
+
+static void test_subcommands(void) {
+  int status;
+  char *out = run_text("--version", &status);
+  CHECK(status == 0 && strncmp(out, "warplint ", 9) == 0);
+  free(out);
+  out = run_text("--help", &status);
+  CHECK(status == 0 && strstr(out, "--format") != NULL);
+  free(out);
+  out = run_text("rules", &status);
+  CHECK(status == 0 && strstr(out, "S_1") && strstr(out, "checked") && strstr(out, "advice"));
+  free(out);
+  char *args = wl_test_format("explain S_1 --gpu '%s'", profile);
+  out = run_text(args, &status);
+  CHECK(status == 0 && strstr(out, "bank_conflict.way_32") && strstr(out, "3200"));
+  free(out);
+  free(args);
+  out = run_text("explain Z_9", &status);
+  CHECK(status == 2);
+  free(out);
+  out = run_text("check --format=xml x.cu", &status);
+  CHECK(status == 2 && strstr(out, "--format"));
+  free(out);
+  args = wl_test_format("arrays --gpu '%s' '%s/tests/advisor/fixtures/matmul_naive.cu'", profile, test_source_dir());
+  out = run_text(args, &status);
+  CHECK(strstr(out, "read-only,reusable") && strstr(out, "shared (S_5)"));
+  free(out);
+  free(args);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s WARPLINT SCRATCH_DIR\n", argv[0]);
+    return 2;
+  }
+  warplint = argv[1];
+  scratch = argv[2];
+  mkdir(scratch, 0755);
+  profile = wl_test_format("%s/tests/advisor/profiles/synthetic-sm90.json", test_source_dir());
+  test_json_schema();
+  test_sarif();
+  test_fix();
+  test_suppressions();
+  test_compile_database();
+  test_parallel_same_output();
+  test_bad_input();
+  test_large_file();
+  test_subcommands();
+  free(profile);
+  return test_summary();
+}
