@@ -105,7 +105,13 @@ static void test_sarif(void) {
   const json_value *run = json_at(json_get(doc, "runs"), 0);
   CHECK_STR(json_string_or(json_path(run, "tool.driver.name"), NULL), "warplint");
   const json_value *rules = json_path(run, "tool.driver.rules");
-  CHECK(rules && rules->count == 22);
+  char err[256];
+  char *catalog_path = wl_test_format("%s/rules/catalog.json", test_source_dir());
+  json_value *catalog = json_parse_file(catalog_path, err, sizeof err);
+  free(catalog_path);
+  const json_value *catalog_rules = json_get(catalog, "rules");
+  CHECK(rules && catalog_rules && catalog_rules->count >= 22 && rules->count == catalog_rules->count);
+  json_free(catalog);
   for (size_t i = 0; rules && i < rules->count; i++) {
     CHECK(json_get(json_at(rules, i), "id") != NULL);
     CHECK(json_path(json_at(rules, i), "shortDescription.text") != NULL);
