@@ -90,7 +90,7 @@ int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, mnf_result *r, cha
   mnf_mirror_lower(r->data_cov, B);
   r->step_ms[3] = mnf_now_ms() - t;
 
-  int rc = mnf_solve(r, err, err_size);
+  int rc = mnf_solve(r, true, err, err_size);
   if (rc == 0) {
     /* S8: Z block = T^T (M x B) times X block (B x n), written in place. */
     t = mnf_now_ms();

@@ -37,8 +37,9 @@ void mnf_mirror_lower(double *c, int n);
 
 /* S3, S5, S6, S7 from r->noise_cov and r->data_cov (filled, full): checks
  * for constant bands and a singular C_N, then fills r->eigenvalues and
- * r->transform, timing each step into r->step_ms. */
-int mnf_solve(mnf_result *r, char *err, size_t err_size);
+ * r->transform, timing each step into r->step_ms. The two matrix products
+ * use OpenBLAS when use_blas, plain loops otherwise (serial). */
+int mnf_solve(mnf_result *r, bool use_blas, char *err, size_t err_size);
 
 int mnf_run_serial(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
 int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);

@@ -50,7 +50,7 @@ int mnf_run_serial(const mnf_image *img, const mnf_options *opt, mnf_result *r, 
   covariance(x, B, S, r->band_mean, r->data_cov);
   now = mnf_now_ms(), r->step_ms[3] = now - t;
 
-  int rc = mnf_solve(r, err, err_size);
+  int rc = mnf_solve(r, false, err, err_size);
   if (rc == 0) {
     t = mnf_now_ms();
     for (int m = 0; m < M; m++) {

@@ -1,7 +1,7 @@
 /* mnf-bench: reproduces Fang et al.'s Tables 5, 6, 7 and 8 on this GPU for
  * the paper's three AVIRIS-sized scenes (224 bands; 614x1087, 753x1924,
  * 781x6955), synthetic and int16, generated in memory.
- *   mnf-bench [--out DIR] [--scenes N] [--components M]
+ *   mnf-bench [--out DIR] [--scenes N] [--components M] [--profile-cov 3|4]
  * Kernel times: CUDA events, median of repeats after a warm-up (fewer
  * repeats for slow versions, see measure()). End to end: from the first
  * upload to the last download, CUDA events, buffer allocation excluded.
@@ -195,7 +195,7 @@ static double covariance_error(const mnf_image *img, kernel_ctx *c)
 
 struct scene_times {
   double filter[4], cov[5], transform[3];
-  double serial, serial_measured_rows_ms, cuda_mnf, cublas_syrk, cublas_gemm;
+  double serial, serial_measured_rows_ms, cuda_mnf, cublas_syrk, cublas_gemm, transfer_floor;
   double cov_error, cov_gflops, floor_ms;
   bool cov_v0_scaled;
 };
@@ -318,7 +318,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
     return NAN;
   }
   const mnf_result *res = NULL;
-  double times[9];
+  double times[9], cov_phase[9], solve[9], transform_phase[9];
   int n = 0;
   for (int i = 0; i < 10 && n < 9; i++) {
     if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) {
@@ -326,7 +326,12 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
       mnf_gpu_plan_destroy(plan);
       return NAN;
     }
-    if (i > 0) times[n++] = res->total_ms; /* the first run warms up */
+    if (i > 0) { /* the first run warms up */
+      cov_phase[n] = res->step_ms[0];
+      solve[n] = res->step_ms[2] + res->step_ms[4] + res->step_ms[5] + res->step_ms[6];
+      transform_phase[n] = res->step_ms[7];
+      times[n++] = res->total_ms;
+    }
   }
   *eig0 = res->eigenvalues[0];
   stats_summary s;
@@ -340,6 +345,15 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
   result_measure(&r, "time_ms", "ms", &s);
   result_derived(&r, "paper_k20c_ms", paper_table8[scene][impl == MNF_IMPL_GPU ? 1 : 2]);
   result_derived(&r, "first_eigenvalue", *eig0);
+  /* Where the time goes (wall clock, medians): upload + S1 + S2 + S4; the
+   * CPU eigen-steps S3, S5-S7; T upload + S8 + download. */
+  stats_summary part;
+  stats_summarize(cov_phase, n, &part);
+  result_derived(&r, "phase_upload_s1_s2_s4_ms", part.median);
+  stats_summarize(solve, n, &part);
+  result_derived(&r, "phase_cpu_s3_s5_s6_s7_ms", part.median);
+  stats_summarize(transform_phase, n, &part);
+  result_derived(&r, "phase_s8_download_ms", part.median);
   result_end(&r);
   fflush(results);
   mnf_gpu_plan_destroy(plan);
@@ -383,6 +397,79 @@ static double serial_estimate(int scene, const mnf_image *img, int components, d
   return total;
 }
 
+/* The transfer floor of an end-to-end run: the image up and Z down, each in
+ * one pinned copy (median of 5). */
+static double transfer_floor_ms(int scene, const mnf_image *img, int components)
+{
+  size_t up = mnf_image_bytes(img), down = sizeof(float) * components * mnf_image_pixels(img);
+  void *d, *h_z;
+  CUDA_CHECK(cudaMalloc(&d, up > down ? up : down));
+  CUDA_CHECK(cudaMallocHost(&h_z, down));
+  double t_up[5], t_down[5];
+  cudaEvent_t a, b;
+  CUDA_CHECK(cudaEventCreate(&a));
+  CUDA_CHECK(cudaEventCreate(&b));
+  for (int i = 0; i < 6; i++) {
+    float ms_up, ms_down;
+    CUDA_CHECK(cudaEventRecord(a, 0));
+    CUDA_CHECK(cudaMemcpyAsync(d, img->data, up, cudaMemcpyHostToDevice, 0));
+    CUDA_CHECK(cudaEventRecord(b, 0));
+    CUDA_CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaEventElapsedTime(&ms_up, a, b));
+    CUDA_CHECK(cudaEventRecord(a, 0));
+    CUDA_CHECK(cudaMemcpyAsync(h_z, d, down, cudaMemcpyDeviceToHost, 0));
+    CUDA_CHECK(cudaEventRecord(b, 0));
+    CUDA_CHECK(cudaEventSynchronize(b));
+    CUDA_CHECK(cudaEventElapsedTime(&ms_down, a, b));
+    if (i > 0) t_up[i - 1] = ms_up, t_down[i - 1] = ms_down;
+  }
+  stats_summary su, sd;
+  stats_summarize(t_up, 5, &su);
+  stats_summarize(t_down, 5, &sd);
+  result_line r;
+  result_start(&r, "transfer_floor", scene, img->samples, img->lines, "8");
+  result_param_int(&r, "upload_bytes", (long long)up);
+  result_param_int(&r, "download_bytes", (long long)down);
+  stats_summary total = {5, su.median + sd.median, su.min + sd.min, su.max + sd.max, su.mean + sd.mean};
+  result_measure(&r, "time_ms", "ms", &total);
+  result_derived(&r, "upload_ms", su.median);
+  result_derived(&r, "download_ms", sd.median);
+  result_derived(&r, "upload_gbs", up / (su.median * 1e6));
+  result_derived(&r, "download_gbs", down / (sd.median * 1e6));
+  result_end(&r);
+  fflush(results);
+  CUDA_CHECK(cudaEventDestroy(a));
+  CUDA_CHECK(cudaEventDestroy(b));
+  CUDA_CHECK(cudaFree(d));
+  CUDA_CHECK(cudaFreeHost(h_z));
+  return su.median + sd.median;
+}
+
+/* --profile-cov V: one launch of covariance version V (3 or 4) on image 1,
+ * for a profiler (ncu --kernel-name regex:cov_v). */
+static int profile_cov(int version)
+{
+  synth_params p;
+  synth_defaults(&p, scene_size[0][0], scene_size[0][1], BANDS, ENVI_I16, 1000);
+  mnf_image img;
+  if (synth_generate(&p, &img, NULL)) return 1;
+  size_t S = mnf_image_pixels(&img);
+  void *d_x;
+  double *d_sum;
+  CUDA_CHECK(cudaMalloc(&d_x, mnf_image_bytes(&img)));
+  CUDA_CHECK(cudaMalloc(&d_sum, sizeof(double) * BANDS * BANDS));
+  CUDA_CHECK(cudaMemcpy(d_x, img.data, mnf_image_bytes(&img), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(d_sum, 0, sizeof(double) * BANDS * BANDS));
+  gpu_matrix x = {d_x, ENVI_I16, BANDS, (long long)S, (long long)S};
+  (version == 3 ? cov_v3_tiled : cov_v4_padded)(&x, NULL, d_sum, 0);
+  CUDA_CHECK_LAUNCH();
+  CUDA_CHECK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaFree(d_x));
+  CUDA_CHECK(cudaFree(d_sum));
+  mnf_image_free(&img);
+  return 0;
+}
+
 static void print_tables(FILE *f, const scene_times *t, int scenes, int components, double peak)
 {
   fprintf(f, "Device: %s (%d SMs). Measured FP32 peak: %.0f GFLOP/s. Scenes: synthetic int16, 224 bands.\n\n", dev.name,
@@ -414,11 +501,11 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].transform[0] / t[i].transform[1], t[i].transform[2], t[i].transform[0] / t[i].transform[2],
             paper_table7[i][0], paper_table7[i][2], paper_table7[i][0] / paper_table7[i][2]);
   fprintf(f, "\nTable 8, end to end (ms; upload, S1-S8, download; mean3 noise, %d components)\n\n", components);
-  fprintf(f, "| image | serial (est.) | CUDA-MNF | CUBLAS-MNF Ssyrk | CUBLAS-MNF Sgemm | vs Ssyrk | vs Sgemm | vs serial | K20c serial | K20c CUDA-MNF | K20c CUBLAS-MNF |\n"
-             "|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(f, "| image | serial (est.) | CUDA-MNF | CUBLAS-MNF Ssyrk | CUBLAS-MNF Sgemm | transfer floor | vs Ssyrk | vs Sgemm | vs serial | K20c serial | K20c CUDA-MNF | K20c CUBLAS-MNF |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < scenes; i++)
-    fprintf(f, "| %d | %.0f | %.2f | %.2f | %.2f | %.1fx | %.2fx | %.0fx | %.0f | %.0f | %.0f |\n", i + 1, t[i].serial, t[i].cuda_mnf,
-            t[i].cublas_syrk, t[i].cublas_gemm, t[i].cublas_syrk / t[i].cuda_mnf, t[i].cublas_gemm / t[i].cuda_mnf,
+    fprintf(f, "| %d | %.0f | %.2f | %.2f | %.2f | %.2f | %.1fx | %.2fx | %.0fx | %.0f | %.0f | %.0f |\n", i + 1, t[i].serial, t[i].cuda_mnf,
+            t[i].cublas_syrk, t[i].cublas_gemm, t[i].transfer_floor, t[i].cublas_syrk / t[i].cuda_mnf, t[i].cublas_gemm / t[i].cuda_mnf,
             t[i].serial / t[i].cuda_mnf, paper_table8[i][0], paper_table8[i][1], paper_table8[i][2]);
   fprintf(f, "\nSerial: the first %d rows of each scene timed on this machine's CPU, per-pixel steps scaled to all rows.\n",
           SERIAL_ROWS);
@@ -427,13 +514,14 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
 int main(int argc, char **argv)
 {
   const char *out_dir = ".";
-  int scenes = 3, components = 20;
+  int scenes = 3, components = 20, profile = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--out")) out_dir = argv[i + 1];
+    else if (!strcmp(argv[i], "--profile-cov")) profile = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--scenes")) scenes = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M]\n");
+      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--profile-cov 3|4]\n");
       return 2;
     }
   }
@@ -447,6 +535,7 @@ int main(int argc, char **argv)
   }
   gpu_device_info_get(0, &dev);
   mnf_gpu_register();
+  if (profile) return profile_cov(profile);
   char path[1024];
   snprintf(path, sizeof path, "%s/mnf_results.jsonl", out_dir);
   results = fopen(path, "w");
@@ -479,6 +568,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "scene %d: %dx%dx%d\n", i + 1, img.samples, img.lines, img.bands);
     kernel_tables(i, &img, components, peak, &t[i]);
     double e_gpu = 0, e_syrk = 0, e_gemm = 0;
+    t[i].transfer_floor = transfer_floor_ms(i, &img, components);
     t[i].cuda_mnf = end_to_end(i, &img, MNF_IMPL_GPU, components, &e_gpu);
     t[i].cublas_syrk = end_to_end(i, &img, MNF_IMPL_CUBLAS, components, &e_syrk);
     t[i].cublas_gemm = end_to_end(i, &img, MNF_IMPL_CUBLAS_GEMM, components, &e_gemm);

@@ -1,8 +1,13 @@
 /* Covariance V4 (Table 6): V3 with the staged tiles transposed to pixel-major
  * and padded by one float per row (S_1): a warp's 16 reads of a tile row
- * fall in 16 different banks. Otherwise as V3: tiles of 112 bands x 16
- * pixels in shared memory, a 7 x 7 block of outputs per thread.
- * Float sums over each COV_BLOCK_PIXELS chunk, double across chunks. */
+ * fall in 16 different banks. Two more changes make it the version CUDA-MNF
+ * uses: the next stage's image values are loaded into registers while the
+ * current stage is computed (the global-memory latency V3 waits for), and
+ * the double-precision totals moved out of registers (each block covers at
+ * most COV_BLOCK_PIXELS pixels and adds its float sums into the double
+ * result with atomics), so two blocks fit on an SM instead of one. */
+#include "gpu.h"
+#include "kernels.h"
 #include "cov_tile_grid.h"
 
 #define TILE 112
@@ -11,7 +16,7 @@
 #define PAD 1
 
 template <typename T>
-__global__ void __launch_bounds__(256, 1) cov_v4_kernel(gpu_matrix a, const float *shift, double *sum)
+__global__ void __launch_bounds__(256, 2) cov_v4_kernel(gpu_matrix a, const float *shift, double *sum, long long per_block)
 {
   __shared__ float As[KT][TILE + PAD];
   __shared__ float Bs[KT][TILE + PAD];
@@ -21,48 +26,65 @@ __global__ void __launch_bounds__(256, 1) cov_v4_kernel(gpu_matrix a, const floa
   const int row_a = ti * TILE, row_b = tj * TILE;
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
   const int kk = threadIdx.x % KT, lb = threadIdx.x / KT;
-  double total[PER][PER] = {};
-  for (long long begin = (long long)blockIdx.x * COV_BLOCK_PIXELS; begin < a.n;
-       begin += (long long)gridDim.x * COV_BLOCK_PIXELS) {
-    const long long end = min(a.n, begin + COV_BLOCK_PIXELS);
-    float acc[PER][PER] = {};
-    for (long long k0 = begin; k0 < end; k0 += KT) {
-      const long long k = k0 + kk;
+  const long long begin = (long long)blockIdx.x * per_block, end = min(a.n, begin + per_block);
+  if (begin >= end) return;
+
+  float next_a[PER], next_b[PER];
+  auto fetch = [&](long long k0) {
+    const long long k = k0 + kk;
 #pragma unroll
-      for (int i = 0; i < PER; i++) {
-        int band = lb + 16 * i, ga = row_a + band, gb = row_b + band;
-        As[kk][band] = ga < a.bands && k < end ? load_as_float<T>(a.data, ga * a.ld + k) - (shift ? __ldg(shift + ga) : 0.0f) : 0.0f;
-        if (!diagonal)
-          Bs[kk][band] = gb < a.bands && k < end ? load_as_float<T>(a.data, gb * a.ld + k) - (shift ? __ldg(shift + gb) : 0.0f) : 0.0f;
-      }
-      __syncthreads();
-      float(*bsrc)[TILE + PAD] = diagonal ? As : Bs;
-#pragma unroll
-      for (int q = 0; q < KT; q++) {
-        float av[PER], bv[PER];
-#pragma unroll
-        for (int i = 0; i < PER; i++) av[i] = As[q][ty * PER + i], bv[i] = bsrc[q][tx * PER + i];
-#pragma unroll
-        for (int i = 0; i < PER; i++)
-#pragma unroll
-          for (int j = 0; j < PER; j++) acc[i][j] += av[i] * bv[j];
-      }
-      __syncthreads();
+    for (int i = 0; i < PER; i++) {
+      int ga = row_a + lb + 16 * i, gb = row_b + lb + 16 * i;
+      next_a[i] = ga < a.bands && k < end ? load_as_float<T>(a.data, ga * a.ld + k) - (shift ? __ldg(shift + ga) : 0.0f) : 0.0f;
+      if (!diagonal)
+        next_b[i] = gb < a.bands && k < end ? load_as_float<T>(a.data, gb * a.ld + k) - (shift ? __ldg(shift + gb) : 0.0f) : 0.0f;
     }
+  };
+
+  float acc[PER][PER] = {};
+  fetch(begin);
+  for (long long k0 = begin; k0 < end; k0 += KT) {
 #pragma unroll
-    for (int i = 0; i < PER; i++)
+    for (int i = 0; i < PER; i++) {
+      As[kk][lb + 16 * i] = next_a[i];
+      if (!diagonal) Bs[kk][lb + 16 * i] = next_b[i];
+    }
+    __syncthreads();
+    if (k0 + KT < end) fetch(k0 + KT);
+    float(*bsrc)[TILE + PAD] = diagonal ? As : Bs;
 #pragma unroll
-      for (int j = 0; j < PER; j++) total[i][j] += acc[i][j];
+    for (int q = 0; q < KT; q++) {
+      float av[PER], bv[PER];
+#pragma unroll
+      for (int i = 0; i < PER; i++) av[i] = As[q][ty * PER + i], bv[i] = bsrc[q][tx * PER + i];
+#pragma unroll
+      for (int i = 0; i < PER; i++)
+#pragma unroll
+        for (int j = 0; j < PER; j++) acc[i][j] += av[i] * bv[j];
+    }
+    __syncthreads();
   }
+#pragma unroll
   for (int i = 0; i < PER; i++)
+#pragma unroll
     for (int j = 0; j < PER; j++) {
       int gi = row_a + ty * PER + i, gj = row_b + tx * PER + j;
-      if (gi < a.bands && gj <= gi) atomicAdd(&sum[(long long)gi * a.bands + gj], total[i][j]);
+      if (gi < a.bands && gj <= gi) atomicAdd(&sum[(long long)gi * a.bands + gj], (double)acc[i][j]);
     }
 }
 
 void cov_v4_padded(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
 {
-  dim3 grid = cov_tile_grid(a->bands, a->n, TILE);
-  MNF_DISPATCH_TYPE(a->type, (cov_v4_kernel<T><<<grid, 256, 0, s>>>(*a, shift, sum)));
+  static int sm_count;
+  if (!sm_count) CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0));
+  int tiles = ceil_div(a->bands, TILE), pairs = tiles * (tiles + 1) / 2;
+  /* Four waves of two blocks per SM where the pixels allow. Each block
+   * ends with one atomic per output, so it covers at least 2048 pixels
+   * (atomics then cost a few percent) and at most COV_BLOCK_PIXELS. */
+  long long per_block = (a->n * pairs + 8LL * sm_count - 1) / (8LL * sm_count);
+  per_block = (per_block + KT - 1) / KT * KT;
+  if (per_block > COV_BLOCK_PIXELS) per_block = COV_BLOCK_PIXELS;
+  if (per_block < 2048) per_block = 2048;
+  dim3 grid(ceil_div(a->n, per_block), pairs);
+  MNF_DISPATCH_TYPE(a->type, (cov_v4_kernel<T><<<grid, 256, 0, s>>>(*a, shift, sum, per_block)));
 }

@@ -54,7 +54,7 @@ void filter_diff(const gpu_image *img, int row0, int nrows, float *f, cudaStream
  * Products are summed in float over at most COV_BLOCK_PIXELS pixels, and
  * those partial sums in double: the blocked accumulation that keeps the
  * result accurate over millions of pixels. */
-#define COV_BLOCK_PIXELS 4096
+#define COV_BLOCK_PIXELS 8192
 typedef void (*cov_launch)(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v0_naive(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v1_shared_reduce(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);

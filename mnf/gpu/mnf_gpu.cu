@@ -21,7 +21,11 @@
 #include "mnf_gpu.h"
 #include "mnf_internal.h"
 
-#define CHUNKS 16
+/* CUDA-MNF uploads the image in chunks of about CHUNK_PIXELS pixels (at
+ * most MAX_CHUNKS): enough chunks to overlap the copies with the work,
+ * chunks large enough to fill the GPU. */
+#define CHUNK_PIXELS 262144
+#define MAX_CHUNKS 16
 
 struct mnf_gpu_plan {
   const mnf_image *img;
@@ -39,7 +43,7 @@ struct mnf_gpu_plan {
   float *h_accf, *h_shift, *h_t, *h_vec;
   int chunk_rows, chunks;
   cudaStream_t copy, compute;
-  cudaEvent_t in[CHUNKS], out[CHUNKS], start, stop, reduced, solved; /* solved: T is uploaded */
+  cudaEvent_t in[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, solved; /* solved: T is uploaded */
   cublasHandle_t blas;
   mnf_result r;
 };
@@ -123,7 +127,7 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
   cudaFree(p->d_shift), cudaFree(p->d_ones), cudaFree(p->d_vec), cudaFree(p->d_acc), cudaFree(p->d_accf);
   cudaFreeHost(p->h_acc), cudaFreeHost(p->h_accf), cudaFreeHost(p->h_shift), cudaFreeHost(p->h_t), cudaFreeHost(p->h_vec);
   if (p->copy) {
-    for (int c = 0; c < CHUNKS; c++) cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]);
+    for (int c = 0; c < MAX_CHUNKS; c++) cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]);
     cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->solved);
     cudaStreamDestroy(p->copy), cudaStreamDestroy(p->compute);
   }
@@ -153,7 +157,9 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   }
   p->M = p->r.components;
   bool streamed = opt->impl == MNF_IMPL_GPU, blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
-  p->chunk_rows = streamed ? (p->H + CHUNKS - 1) / CHUNKS : p->H;
+  int chunks = streamed ? (int)((p->S + CHUNK_PIXELS - 1) / CHUNK_PIXELS) : 1;
+  chunks = chunks < 1 ? 1 : chunks > MAX_CHUNKS ? MAX_CHUNKS : chunks;
+  p->chunk_rows = (p->H + chunks - 1) / chunks;
   p->chunks = (p->H + p->chunk_rows - 1) / p->chunk_rows;
   size_t B = p->B, S = p->S;
   size_t f_floats = B * (size_t)p->chunk_rows * p->W;
@@ -200,7 +206,7 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   CUDA_CHECK(cudaStreamCreateWithFlags(&p->copy, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&p->compute, cudaStreamNonBlocking));
   if (blas) CUBLAS_CHECK(cublasSetStream(p->blas, p->compute));
-  for (int c = 0; c < CHUNKS; c++) {
+  for (int c = 0; c < MAX_CHUNKS; c++) {
     CUDA_CHECK(cudaEventCreateWithFlags(&p->in[c], cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&p->out[c], cudaEventDisableTiming));
   }
@@ -384,7 +390,7 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
     covariances_custom(p);
   }
   double wall1 = mnf_now_ms();
-  if (mnf_solve(&p->r, err, err_size)) return -1;
+  if (mnf_solve(&p->r, true, err, err_size)) return -1;
   double wall2 = mnf_now_ms();
   upload_transform(p);
   if (blas) transform_cublas(p);
