@@ -366,6 +366,33 @@ static void test_subcommands(void) {
   free(args);
 }
 
+/* --ptxas: where nvcc exists, the data-dependent private array (L_2) is
+ * confirmed by the local memory ptxas reports for its kernel. */
+static void test_ptxas(void) {
+  if (access("/usr/local/cuda/bin/nvcc", X_OK) != 0) {
+    printf("nvcc not found: --ptxas test skipped\n");
+    return;
+  }
+  char *args = wl_test_format("check --ptxas --format=json --gpu '%s' '%s/tests/advisor/fixtures/l_positive.cu'",
+                              profile, test_source_dir());
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  const json_value *f = json_get(doc, "findings");
+  int confirmed = 0, verdicts = 0;
+  for (size_t i = 0; f && i < f->count; i++) {
+    const json_value *x = json_at(f, i);
+    const json_value *v = json_path(x, "estimate.ptxas_confirmed");
+    if (!v) continue;
+    verdicts++;
+    if (strcmp(json_string_or(json_get(x, "kernel"), ""), "histogram_private") == 0) confirmed += v->boolean;
+  }
+  CHECK(verdicts >= 5);
+  CHECK(confirmed == 3);
+  json_free(doc);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s WARPLINT SCRATCH_DIR\n", argv[0]);
@@ -384,6 +411,7 @@ int main(int argc, char **argv) {
   test_bad_input();
   test_large_file();
   test_subcommands();
+  test_ptxas();
   free(profile);
   return test_summary();
 }
