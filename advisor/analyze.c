@@ -1545,13 +1545,9 @@ static char *read_source(const char *path, size_t *len, wl_file_result *r) {
   return text;
 }
 
-void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args, int extra_count,
-                     const wl_options *opt, wl_file_result *r) {
-  memset(r, 0, sizeof *r);
-  r->path = wl_strdup(path);
-  size_t len;
-  char *text = read_source(path, &len, r);
-  if (!text) { r->failed = true; return; }
+/* Parses path as CUDA with the shim (or the real headers) and extra_args. */
+static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
+                                    int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
   char arch_arg[64];
   snprintf(arch_arg, sizeof arch_arg, "--cuda-gpu-arch=%s", opt->arch);
   char cuda_path_arg[1024];
@@ -1575,9 +1571,28 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   for (int i = 0; i < extra_count && n < 127; i++) args[n++] = extra_args[i];
   CXTranslationUnit tu = NULL;
   struct CXUnsavedFile shim = {opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
-  enum CXErrorCode rc = clang_parseTranslationUnit2(
-      (CXIndex)cx_index, path, args, n, &shim, opt->cuda_path ? 0 : 1,
-      CXTranslationUnit_KeepGoing, &tu);
+  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, &shim, opt->cuda_path ? 0 : 1,
+                                    CXTranslationUnit_KeepGoing, &tu);
+  return tu;
+}
+
+bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt) {
+  enum CXErrorCode rc;
+  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, &rc);
+  if (!tu) return false;
+  clang_disposeTranslationUnit(tu);
+  return rc == CXError_Success;
+}
+
+void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args, int extra_count,
+                     const wl_options *opt, wl_file_result *r) {
+  memset(r, 0, sizeof *r);
+  r->path = wl_strdup(path);
+  size_t len;
+  char *text = read_source(path, &len, r);
+  if (!text) { r->failed = true; return; }
+  enum CXErrorCode rc;
+  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, &rc);
   if (rc != CXError_Success || !tu) {
     wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
     r->failed = true;

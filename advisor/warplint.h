@@ -87,6 +87,8 @@ typedef struct wl_options {
 void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args,
                      int extra_count, const wl_options *opt, wl_file_result *result);
 void wl_result_free(wl_file_result *r);
+/* The parse alone, as wl_analyze_file does it (for the benchmark). */
+bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt);
 void wl_result_error(wl_file_result *r, const char *fmt, ...);
 
 /* profile.c */
