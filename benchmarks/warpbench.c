@@ -122,7 +122,7 @@ static void describe_gpu(const gpu_device_info *d, const options *o, profile *p)
   gpu_version_string(d->runtime_version, runtime, sizeof runtime);
   snprintf(p->reference, sizeof p->reference,
            "warpbench%s, %s; CUDA runtime %s; median of %d launches per point after warm-up",
-           o->quick ? " --quick" : "", when, runtime, o->quick ? 3 : 9);
+           o->quick ? " --quick" : "", when, runtime, o->quick ? 3 : 11);
 }
 
 /* Compares with the previous profile at the same path, if there is one. */
@@ -172,7 +172,7 @@ int main(int argc, char **argv) {
   bench_ctx c;
   memset(&c, 0, sizeof c);
   c.quick = o.quick;
-  c.repeats = o.quick ? 3 : 9;
+  c.repeats = o.quick ? 3 : 11;
   c.prof = &prof;
   c.source_dir = WARPBENCH_SOURCE_DIR;
   gpu_device_info_get(0, &c.dev);

@@ -6,7 +6,10 @@
  *                    paper's permutation within 32);
  *   strided     (3): lane l stays in column l but walks the rows in its own
  *                    random order, so the 32 lanes touch 32 different rows.
- * Warp k of a block starts in row k. */
+ * Warp k of a block starts in row k. The profile's pattern.<space>.<p> is
+ * the full GPU (2 x SMs blocks of 256 threads), where a pattern's extra
+ * transactions cost throughput as in a real kernel; pattern.<space>.<p>.
+ * one_warp is a warp alone, where only the latency of one request shows. */
 #include "warp_chase.cuh"
 
 enum { ROWS = WARP_MAX_N / 32, PATTERNS = 3 };
@@ -52,11 +55,12 @@ void exp_access_pattern(bench_ctx *c) {
     pattern_layout(&w, pattern);
     for (int i = 0; i < 4; i++) {
       int space = spaces[i];
-      char key[64];
-      snprintf(key, sizeof key, "pattern.%s.%s", bench_space_names[space],
+      char full[64], one_warp[80];
+      snprintf(full, sizeof full, "pattern.%s.%s", bench_space_names[space],
                pattern_names[pattern]);
-      warp_chase_point(c, &w, "access_pattern", space, "pattern", pattern + 1, 32, 1, key);
-      warp_chase_sweeps(c, &w, "access_pattern", space, "pattern", pattern + 1);
+      snprintf(one_warp, sizeof one_warp, "%s.one_warp", full);
+      warp_chase_point(c, &w, "access_pattern", space, "pattern", pattern + 1, 32, 1, one_warp);
+      warp_chase_sweeps(c, &w, "access_pattern", space, "pattern", pattern + 1, full);
     }
   }
   warp_chase_close(&w);

@@ -30,12 +30,13 @@ __device__ __forceinline__ T read_one(const T *g, const T *s, cudaTextureObject_
   return g[i];
 }
 
-/* Element index of thread `tid`'s r-th read in an array of n elements. The
- * constant cache serves one address per warp request, so there every lane
- * of a warp reads the same element. */
+/* Element index of thread `tid`'s r-th read in an array of n elements (a
+ * power of two: a mask, not a division, keeps the index arithmetic off the
+ * critical path). The constant cache serves one address per warp request,
+ * so there every lane of a warp reads the same element. */
 __host__ __device__ inline int element_index(int mem, int tid, int r, int n) {
   int lane_part = mem == MEM_CONSTANT ? 0 : tid % 32;
-  return ((tid / 32) * 32 + r * 32 + lane_part) % n;
+  return ((tid / 32) * 32 + r * 32 + lane_part) & (n - 1);
 }
 
 template <typename T, int MEM>

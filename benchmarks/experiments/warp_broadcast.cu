@@ -25,7 +25,7 @@ void exp_warp_broadcast(bench_ctx *c) {
       char key[64];
       snprintf(key, sizeof key, "warp.%s.distinct_%d", bench_space_names[space], 32 / degree);
       warp_chase_point(c, &w, "warp_broadcast", space, "degree", degree, 32, 1, key);
-      warp_chase_sweeps(c, &w, "warp_broadcast", space, "degree", degree);
+      warp_chase_sweeps(c, &w, "warp_broadcast", space, "degree", degree, NULL);
     }
   }
   warp_chase_close(&w);

@@ -145,16 +145,22 @@ static inline void warp_chase_point(bench_ctx *c, warp_chase *w, const char *exp
 }
 
 /* The paper's two sweeps: threads per block with one block (Figs. 5-11 (a))
- * and blocks of 256 threads up to twice the SM count (Figs. 7-11 (b)). */
+ * and blocks of 256 threads up to twice the SM count (Figs. 7-11 (b)). The
+ * last point, the GPU full, is stored under full_key when that is given;
+ * --quick runs only that point. */
 static inline void warp_chase_sweeps(bench_ctx *c, warp_chase *w, const char *experiment,
-                                     int space, const char *variant_key, long long variant) {
-  if (c->quick) return;
-  for (int threads = 64; threads <= 1024; threads *= 2)
-    warp_chase_point(c, w, experiment, space, variant_key, variant, threads, 1, NULL);
+                                     int space, const char *variant_key, long long variant,
+                                     const char *full_key) {
   int sms = c->dev.sm_count;
-  int blocks[] = {8, sms / 2, sms, 3 * sms / 2, 2 * sms};
-  for (int i = 0; i < 5; i++)
-    warp_chase_point(c, w, experiment, space, variant_key, variant, 256, blocks[i], NULL);
+  if (!c->quick) {
+    for (int threads = 64; threads <= 1024; threads *= 2)
+      warp_chase_point(c, w, experiment, space, variant_key, variant, threads, 1, NULL);
+    int blocks[] = {8, sms / 2, sms, 3 * sms / 2};
+    for (int i = 0; i < 4; i++)
+      warp_chase_point(c, w, experiment, space, variant_key, variant, 256, blocks[i], NULL);
+  }
+  if (!c->quick || full_key)
+    warp_chase_point(c, w, experiment, space, variant_key, variant, 256, 2 * sms, full_key);
 }
 
 #endif
