@@ -25,13 +25,13 @@ value() {
 } > "$dir/plot_table6.dat"
 device=$(head -1 "$jsonl" | sed -E 's/.*"device":"([^"]*)".*/\1/')
 gnuplot <<GP
-set terminal svg size 760,420 dynamic font "sans,11"
+set terminal svg size 900,420 dynamic font "sans,11"
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid 0.8 border -1
 set logscale y
 set grid ytics
-set key top left
+set key outside right
 set xlabel "image (1: 614x1087, 2: 753x1924, 3: 781x6955; 224 bands)"
 set output "$dir/mnf_table8.svg"
 set title "MNF end to end, upload and download included ($device; K20c: Fang et al. Table 8)"
