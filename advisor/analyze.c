@@ -153,12 +153,27 @@ static bool in_file(CXCursor c, CXFile file) {
   return f && clang_File_isEqual(f, file);
 }
 
+typedef struct kind_search { enum CXCursorKind kind; CXCursor found; bool hit; } kind_search;
+
+static enum CXChildVisitResult match_kind(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  kind_search *s = d;
+  if (clang_getCursorKind(c) != s->kind) return CXChildVisit_Continue;
+  s->found = c;
+  s->hit = true;
+  return CXChildVisit_Break;
+}
+
+/* The first direct child of the given kind (any number of children). */
+static bool child_of_kind(CXCursor c, enum CXCursorKind kind, CXCursor *out) {
+  kind_search s = {.kind = kind, .hit = false};
+  clang_visitChildren(c, match_kind, &s);
+  if (s.hit && out) *out = s.found;
+  return s.hit;
+}
+
 static bool has_attr(CXCursor c, enum CXCursorKind attr) {
-  child_list l = {.n = 0};
-  clang_visitChildren(c, collect_child, &l);
-  for (int i = 0; i < l.n; i++)
-    if (clang_getCursorKind(l.c[i]) == attr) return true;
-  return false;
+  return child_of_kind(c, attr, NULL);
 }
 
 /* ---- constant and polynomial evaluation ---- */
@@ -1172,19 +1187,45 @@ static void check_constant(kernel_ctx *k, const access_info *x, const lane_model
               compare_text(k, f, label, "broadcast"));
 }
 
-static bool known_after_unrolling(const kernel_ctx *k, const poly *p) {
-  if (p->unknown) return false;
-  for (int i = 0; i < p->count; i++)
-    for (int d = 0; d < p->terms[i].degree; d++) {
-      int atom = p->terms[i].atoms[d];
-      if (atom < ATOM_FIRST_SYMBOL) return false;
-      if (k->atoms[atom].kind == ATOMK_TEMPLATE) continue;
-      if (k->atoms[atom].kind != ATOMK_LOOP || !k->atoms[atom].const_trip) return false;
-    }
+/* Whether an index is a constant once the compiler has fully unrolled the
+ * loops: literals, template parameters, induction variables of loops with
+ * compile-time bounds, and any arithmetic (even % and /) on them. */
+static bool unroll_known(kernel_ctx *k, CXCursor c, int depth) {
+  long long v;
+  if (depth > 24) return false;
+  if (const_value(c, &v)) return true;
+  c = strip(c);
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return true;
+    int i = find_var(k, d);
+    if (i < 0 || k->vars[i].writes != 0) return false;
+    if (k->vars[i].loop_atom >= 0) return k->atoms[k->vars[i].loop_atom].const_trip;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    return !clang_Cursor_isNull(init) && unroll_known(k, init, depth + 1);
+  }
+  case CXCursor_BinaryOperator:
+  case CXCursor_UnaryOperator:
+  case CXCursor_ConditionalOperator: {
+    child_list l = children(c);
+    if (l.n == 0) return false;
+    for (int i = 0; i < l.n; i++)
+      if (!unroll_known(k, l.c[i], depth + 1)) return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+static bool access_unroll_known(kernel_ctx *k, const access_info *x) {
+  for (int d = 0; d < x->nidx; d++)
+    if (!unroll_known(k, x->index[d], 0)) return false;
   return true;
 }
 
-static void check_local_access(kernel_ctx *k, const access_info *x) {
+static void check_local_access(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   char key[96], arch_key[96];
   if (a->swapped && a->compared) {
@@ -1201,7 +1242,7 @@ static void check_local_access(kernel_ctx *k, const access_info *x) {
                                               "paper replaces the median filter with a mean filter (L_3)"));
     return;
   }
-  if (known_after_unrolling(k, &x->off)) return;
+  if (access_unroll_known(k, x)) return;
   wl_finding *f = new_finding(k, "L_2", x, a);
   if (!f) return;
   snprintf(arch_key, sizeof arch_key, "local_array.max_registers.matmul.%s", k->opt->arch);
@@ -1430,10 +1471,8 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
   if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
   if (!has_attr(c, CXCursor_CUDAGlobalAttr)) return CXChildVisit_Continue;
-  child_list l = {.n = 0};
-  clang_visitChildren(c, collect_child, &l);
-  for (int i = 0; i < l.n; i++)
-    if (clang_getCursorKind(l.c[i]) == CXCursor_CompoundStmt) analyze_kernel(fc, c, l.c[i]);
+  CXCursor body;
+  if (child_of_kind(c, CXCursor_CompoundStmt, &body)) analyze_kernel(fc, c, body);
   return CXChildVisit_Continue;
 }
 
@@ -1545,6 +1584,15 @@ static char *read_source(const char *path, size_t *len, wl_file_result *r) {
   return text;
 }
 
+#define WARPLINT_VIRTUAL_INCLUDE "/__warplint__/include"
+static const char *const stand_in_headers[] = {
+  "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "vector_types.h",
+  "vector_functions.h", "driver_types.h", "builtin_types.h", "device_functions.h", "math_functions.h",
+  "cuda_texture_types.h", "texture_fetch_functions.h", "surface_types.h", "texture_types.h",
+  "channel_descriptor.h", "device_types.h", "host_defines.h", "crt/host_defines.h",
+};
+static const char stand_in_text[] = "/* warplint: provided by cuda_shim.h */\n";
+
 /* Parses path as CUDA with the shim (or the real headers) and extra_args. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
                                     int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
@@ -1567,11 +1615,23 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
     args[n++] = "-nocudainc";
     args[n++] = "-include";
     args[n++] = opt->shim_path;
+    args[n++] = "-I" WARPLINT_VIRTUAL_INCLUDE;  /* before the user's -I: the stand-in CUDA headers */
   }
   for (int i = 0; i < extra_count && n < 127; i++) args[n++] = extra_args[i];
   CXTranslationUnit tu = NULL;
-  struct CXUnsavedFile shim = {opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
-  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, &shim, opt->cuda_path ? 0 : 1,
+  /* The shim, and empty stand-ins for the CUDA headers it replaces, so that
+   * #include <cuda_runtime.h> finds nothing to redefine. */
+  struct CXUnsavedFile files[1 + sizeof stand_in_headers / sizeof stand_in_headers[0]];
+  char names[sizeof stand_in_headers / sizeof stand_in_headers[0]][96];
+  unsigned nfiles = 0;
+  if (!opt->cuda_path) {
+    files[nfiles++] = (struct CXUnsavedFile){opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
+    for (size_t i = 0; i < sizeof stand_in_headers / sizeof stand_in_headers[0]; i++) {
+      snprintf(names[i], sizeof names[i], "%s/%s", WARPLINT_VIRTUAL_INCLUDE, stand_in_headers[i]);
+      files[nfiles++] = (struct CXUnsavedFile){names[i], stand_in_text, sizeof stand_in_text - 1};
+    }
+  }
+  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, files, nfiles,
                                     CXTranslationUnit_KeepGoing, &tu);
   return tu;
 }

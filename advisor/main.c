@@ -98,29 +98,86 @@ typedef struct job {
   char **args; int arg_count;
 } job;
 
+static char *cx_string(CXString s) {
+  char *r = wl_strdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
 static bool keeps_value(const char *flag) {
   return strcmp(flag, "-I") == 0 || strcmp(flag, "-D") == 0 || strcmp(flag, "-U") == 0 ||
          strcmp(flag, "-isystem") == 0 || strcmp(flag, "-include") == 0;
 }
 
-/* Only the flags that change what the source means: -I -D -U -isystem -include. */
-static void database_args(CXCompileCommand cmd, job *j) {
-  unsigned n = clang_CompileCommand_getNumArgs(cmd);
-  j->args = calloc(2 * (size_t)n + 1, sizeof *j->args);
-  for (unsigned a = 1; a < n; a++) {
-    CXString s = clang_CompileCommand_getArg(cmd, a);
-    const char *arg = clang_getCString(s);
-    if (keeps_value(arg) && a + 1 < n) {
-      CXString next = clang_CompileCommand_getArg(cmd, ++a);
-      j->args[j->arg_count++] = wl_strdup(arg);
-      j->args[j->arg_count++] = wl_strdup(clang_getCString(next));
-      clang_disposeString(next);
+static void add_arg(job *j, const char *arg) {
+  char **grown = realloc(j->args, (size_t)(j->arg_count + 2) * sizeof *grown);
+  if (!grown) return;
+  j->args = grown;
+  j->args[j->arg_count++] = wl_strdup(arg);
+}
+
+/* Only the flags that change what the source means: -I -D -U -isystem
+ * -include, each with its value joined or in the next argument. */
+static void keep_flags(job *j, char **argv, int argc) {
+  for (int a = 0; a < argc; a++) {
+    const char *arg = argv[a];
+    if (keeps_value(arg) && a + 1 < argc) {
+      add_arg(j, arg);
+      add_arg(j, argv[++a]);
     } else if ((strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-D", 2) == 0 || strncmp(arg, "-U", 2) == 0) &&
                arg[2]) {
-      j->args[j->arg_count++] = wl_strdup(arg);
+      add_arg(j, arg);
     }
-    clang_disposeString(s);
   }
+}
+
+/* Splits a response file (CMake writes the CUDA include flags to one) into
+ * words; double quotes group, backslash escapes. */
+static int split_words(char *text, char **words, int cap) {
+  int n = 0;
+  char *p = text;
+  while (*p && n < cap) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (!*p) break;
+    char *out = p, *word = p;
+    bool quoted = false;
+    while (*p && (quoted || !(*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))) {
+      if (*p == '"') { quoted = !quoted; p++; continue; }
+      if (*p == '\\' && p[1]) p++;
+      *out++ = *p++;
+    }
+    if (*p) p++;
+    *out = 0;
+    words[n++] = word;
+  }
+  return n;
+}
+
+static void response_file_flags(job *j, const char *dir, const char *name) {
+  char *path = name[0] == '/' ? wl_strdup(name) : wl_format("%s/%s", dir, name);
+  size_t len;
+  char *text = wl_read_file(path, &len);
+  free(path);
+  if (!text) return;
+  char *words[1024];
+  int n = split_words(text, words, 1024);
+  keep_flags(j, words, n);
+  free(text);
+}
+
+static void database_args(CXCompileCommand cmd, job *j) {
+  unsigned n = clang_CompileCommand_getNumArgs(cmd);
+  char **argv = calloc(n + 1, sizeof *argv);
+  for (unsigned a = 0; a < n; a++) argv[a] = cx_string(clang_CompileCommand_getArg(cmd, a));
+  char *dir = cx_string(clang_CompileCommand_getDirectory(cmd));
+  for (unsigned a = 1; a < n; a++) {
+    if (strcmp(argv[a], "--options-file") == 0 && a + 1 < n) response_file_flags(j, dir, argv[a + 1]);
+    else if (argv[a][0] == '@') response_file_flags(j, dir, argv[a] + 1);
+  }
+  keep_flags(j, argv + 1, (int)n - 1);
+  for (unsigned a = 0; a < n; a++) free(argv[a]);
+  free(argv);
+  free(dir);
 }
 
 static bool ends_with(const char *s, const char *suffix) {

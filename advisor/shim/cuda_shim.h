@@ -18,6 +18,11 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
 #define __CUDACC__ 1
+/* The real headers' include guards: a CUDA header reached by a quoted
+ * include (cublas_v2.h -> "vector_types.h") then adds nothing twice. */
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __DRIVER_TYPES_H__
 #define CUDART_VERSION 13000
 
 typedef __SIZE_TYPE__ size_t;
@@ -57,14 +62,14 @@ WL_VECS(double, double)
 #undef WL_VEC4
 #undef WL_VECS
 
-__device__ char2 make_char2(signed char, signed char);
-__device__ char4 make_char4(signed char, signed char, signed char, signed char);
-__device__ uchar4 make_uchar4(unsigned char, unsigned char, unsigned char, unsigned char);
-__device__ int2 make_int2(int, int);
-__device__ int4 make_int4(int, int, int, int);
-__device__ float2 make_float2(float, float);
-__device__ float4 make_float4(float, float, float, float);
-__device__ double2 make_double2(double, double);
+__host__ __device__ char2 make_char2(signed char, signed char);
+__host__ __device__ char4 make_char4(signed char, signed char, signed char, signed char);
+__host__ __device__ uchar4 make_uchar4(unsigned char, unsigned char, unsigned char, unsigned char);
+__host__ __device__ int2 make_int2(int, int);
+__host__ __device__ int4 make_int4(int, int, int, int);
+__host__ __device__ float2 make_float2(float, float);
+__host__ __device__ float4 make_float4(float, float, float, float);
+__host__ __device__ double2 make_double2(double, double);
 
 /* Synchronisation and warp primitives. */
 __device__ void __syncthreads(void);
@@ -72,6 +77,15 @@ __device__ int __syncthreads_count(int);
 __device__ void __syncwarp(unsigned int mask = 0xffffffffu);
 __device__ void __threadfence(void);
 __device__ void __threadfence_block(void);
+__device__ unsigned int __shfl_sync(unsigned int, unsigned int, int, int = 32);
+__device__ double __shfl_sync(unsigned int, double, int, int = 32);
+__device__ unsigned int __shfl_down_sync(unsigned int, unsigned int, unsigned int, int = 32);
+__device__ double __shfl_down_sync(unsigned int, double, unsigned int, int = 32);
+__device__ long long __shfl_down_sync(unsigned int, long long, unsigned int, int = 32);
+__device__ unsigned int __shfl_xor_sync(unsigned int, unsigned int, int, int = 32);
+__device__ double __shfl_xor_sync(unsigned int, double, int, int = 32);
+__device__ float __shfl_up_sync(unsigned int, float, unsigned int, int = 32);
+__device__ int __shfl_up_sync(unsigned int, int, unsigned int, int = 32);
 __device__ float __shfl_sync(unsigned int, float, int, int = 32);
 __device__ int __shfl_sync(unsigned int, int, int, int = 32);
 __device__ float __shfl_down_sync(unsigned int, float, unsigned int, int = 32);
@@ -80,8 +94,18 @@ __device__ float __shfl_xor_sync(unsigned int, float, int, int = 32);
 __device__ int __shfl_xor_sync(unsigned int, int, int, int = 32);
 __device__ unsigned int __ballot_sync(unsigned int, int);
 
-/* The read-only data path. */
+/* The read-only data path and the cache-hinted loads and stores. */
 template <typename T> __device__ T __ldg(const T *);
+template <typename T> __device__ T __ldcg(const T *);
+template <typename T> __device__ T __ldca(const T *);
+template <typename T> __device__ T __ldcs(const T *);
+template <typename T> __device__ T __ldlu(const T *);
+template <typename T> __device__ T __ldcv(const T *);
+template <typename T> __device__ void __stcg(T *, T);
+template <typename T> __device__ void __stcs(T *, T);
+template <typename T> __device__ void __stwb(T *, T);
+template <typename T> __device__ void __stwt(T *, T);
+__device__ size_t __cvta_generic_to_shared(const void *);
 
 /* Atomics. */
 __device__ int atomicAdd(int *, int);
@@ -97,21 +121,47 @@ __device__ int atomicCAS(int *, int, int);
 __device__ unsigned int atomicInc(unsigned int *, unsigned int);
 
 /* Math (a selection; the float and double forms). */
-#define WL_MATH1(name) __host__ __device__ float name##f(float); __host__ __device__ double name(double);
-#define WL_MATH2(name) __host__ __device__ float name##f(float, float); __host__ __device__ double name(double, double);
+/* __device__ only: the host forms come from <math.h> and <cmath>, and clang
+ * lets a __device__ function overload a __host__ one of the same name. */
+#define WL_MATH1(name) __device__ float name##f(float); __device__ double name(double);
+#define WL_MATH2(name) __device__ float name##f(float, float); __device__ double name(double, double);
 WL_MATH1(sqrt) WL_MATH1(rsqrt) WL_MATH1(exp) WL_MATH1(exp2) WL_MATH1(log) WL_MATH1(log2)
 WL_MATH1(log10) WL_MATH1(sin) WL_MATH1(cos) WL_MATH1(tan) WL_MATH1(tanh) WL_MATH1(fabs)
 WL_MATH1(floor) WL_MATH1(ceil) WL_MATH1(round) WL_MATH1(trunc)
 WL_MATH2(pow) WL_MATH2(fmin) WL_MATH2(fmax) WL_MATH2(fmod) WL_MATH2(atan2)
 #undef WL_MATH1
 #undef WL_MATH2
-__host__ __device__ float __fdividef(float, float);
-__host__ __device__ float __expf(float);
-__host__ __device__ float fmaf(float, float, float);
-__host__ __device__ double fma(double, double, double);
-__host__ __device__ int min(int, int);
-__host__ __device__ int max(int, int);
-__host__ __device__ int abs(int);
+__device__ float __fdividef(float, float);
+__device__ float __expf(float);
+__device__ float __sinf(float);
+__device__ float __cosf(float);
+__device__ float __logf(float);
+__device__ float fmaf(float, float, float);
+__device__ double fma(double, double, double);
+__device__ int min(int, int);
+__device__ unsigned int min(unsigned int, unsigned int);
+__device__ float min(float, float);
+__device__ long long min(long long, long long);
+__device__ unsigned long long min(unsigned long long, unsigned long long);
+__device__ double min(double, double);
+__device__ int max(int, int);
+__device__ long long max(long long, long long);
+__device__ unsigned long long max(unsigned long long, unsigned long long);
+__device__ double max(double, double);
+__device__ unsigned int max(unsigned int, unsigned int);
+__device__ float max(float, float);
+__device__ int abs(int);
+__device__ int __popc(unsigned int);
+__device__ int __clz(int);
+__device__ int __ffs(int);
+__device__ unsigned int __activemask(void);
+__device__ long long clock64(void);
+__device__ long clock(void);
+__device__ void __nanosleep(unsigned int);
+__device__ unsigned int __float_as_uint(float);
+__device__ float __uint_as_float(unsigned int);
+__device__ int __float_as_int(float);
+__device__ float __int_as_float(int);
 
 /* Runtime API (host side). */
 typedef int cudaError_t;
@@ -129,11 +179,43 @@ cudaError_t cudaFreeHost(void *);
 cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind);
 cudaError_t cudaMemcpyAsync(void *, const void *, size_t, cudaMemcpyKind, cudaStream_t = 0);
 cudaError_t cudaMemset(void *, int, size_t);
+cudaError_t cudaMemsetAsync(void *, int, size_t, cudaStream_t = 0);
 cudaError_t cudaMemcpyToSymbol(const void *, const void *, size_t, size_t = 0,
                                cudaMemcpyKind = cudaMemcpyHostToDevice);
 template <typename T> cudaError_t cudaMemcpyToSymbol(const T &s, const void *src, size_t n,
     size_t off = 0, cudaMemcpyKind k = cudaMemcpyHostToDevice) { return cudaMemcpyToSymbol((const void *)&s, src, n, off, k); }
 cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaMemcpyToSymbolAsync(const void *, const void *, size_t, size_t = 0,
+                                    cudaMemcpyKind = cudaMemcpyHostToDevice, cudaStream_t = 0);
+template <typename T> cudaError_t cudaMemcpyToSymbolAsync(const T &s, const void *src, size_t n, size_t off = 0,
+    cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t st = 0) {
+  return cudaMemcpyToSymbolAsync((const void *)&s, src, n, off, k, st);
+}
+cudaError_t cudaMemcpyFromSymbol(void *, const void *, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyDeviceToHost);
+cudaError_t cudaGetSymbolAddress(void **, const void *);
+template <typename T> cudaError_t cudaGetSymbolAddress(void **p, const T &s) { return cudaGetSymbolAddress(p, (const void *)&s); }
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes,
+      preferredShmemCarveout;
+};
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *, const void *);
+template <typename T> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, T *f) { return cudaFuncGetAttributes(a, (const void *)f); }
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+                         cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+cudaError_t cudaFuncSetAttribute(const void *, cudaFuncAttribute, int);
+template <typename T> cudaError_t cudaFuncSetAttribute(T *f, cudaFuncAttribute a, int v) { return cudaFuncSetAttribute((const void *)f, a, v); }
+enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+                      cudaDevAttrWarpSize = 10, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+                      cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97 };
+cudaError_t cudaDeviceGetAttribute(int *, cudaDeviceAttr, int);
+cudaError_t cudaGetDevice(int *);
+cudaError_t cudaSetDevice(int);
+cudaError_t cudaGetDeviceCount(int *);
+cudaError_t cudaMemGetInfo(size_t *, size_t *);
+cudaError_t cudaStreamSynchronize(cudaStream_t);
+cudaError_t cudaHostAlloc(void **, size_t, unsigned int);
+cudaError_t cudaDeviceReset(void);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t);
