@@ -437,6 +437,20 @@ static int array_for_decl(kernel_ctx *k, CXCursor decl) {
   array_info a;
   memset(&a, 0, sizeof a);
   CXType elem;
+  char *type_name = cx_take(clang_getTypeSpelling(t));
+  bool texture = strstr(type_name, "cudaTextureObject_t") != NULL;
+  free(type_name);
+  if (kind == CXCursor_ParmDecl && texture) {
+    /* Read through tex1Dfetch() and friends, never subscripted. */
+    a.space = SP_TEXTURE;
+    a.decl = decl;
+    a.name = cx_take(clang_getCursorSpelling(decl));
+    a.elem_type = wl_strdup("texture object");
+    location_of(decl, &a.line, &a.column);
+    GROW(k->arrays, k->array_count, k->array_cap);
+    k->arrays[k->array_count] = a;
+    return k->array_count++;
+  }
   if (kind == CXCursor_ParmDecl) {
     CXType canon = clang_getCanonicalType(t);
     if (canon.kind != CXType_Pointer) return -1;
@@ -932,7 +946,8 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
   bool strided = (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value != 0 &&
                   m->stride_value != 1) ||
                  (m->kind == LANE_SYMBOLIC && !m->stride_const && !m->stride.unknown);
-  if (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
+  if ((m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == 1)
+    append_pattern(a, "consecutive");
   if (m->kind == LANE_UNIFORM) append_pattern(a, "broadcast");
   if (strided) {
     int got = 0, ideal = (int)((32 * a->elem_size + 31) / 32);
@@ -1280,7 +1295,10 @@ static void check_shared_reuse(kernel_ctx *k, int ai) {
     if (x->array != ai) continue;
     if (x->off.unknown) return;
     if (!first) first = x;
-    else if (!poly_equal(&first->off, &x->off)) return;
+    else if (!poly_equal(&first->off, &x->off)) {
+      a->reusable = a->written && a->read;  /* threads read what others wrote */
+      return;
+    }
     if (x->read && !x->write && !first_read) first_read = x;
   }
   if (!first || !first_read || !a->written || !poly_uses_atom(&first->off, ATOM_TX)) return;
@@ -1300,7 +1318,7 @@ static void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
   int classes = 0;
   if (a->space == SP_LOCAL) classes |= WL_CLASS_TEMPORAL;
   if (a->written || a->atomic) classes |= WL_CLASS_WRITTEN;
-  else if (!a->escaped && a->space != SP_LOCAL) classes |= WL_CLASS_READONLY;
+  else if ((!a->escaped || a->space == SP_TEXTURE) && a->space != SP_LOCAL) classes |= WL_CLASS_READONLY;
   if (a->reusable) classes |= WL_CLASS_REUSABLE;
   const char *rec = space_names[a->space];
   for (size_t i = 0; i < r->finding_count; i++) {
