@@ -872,7 +872,8 @@ static char *compare_text(kernel_ctx *k, wl_finding *f, const char *label_a, con
   char a[160], b[160];
   wl_metric_text(k->opt, &f->metrics[0], label_a, a, sizeof a);
   wl_metric_text(k->opt, &f->metrics[1], label_b, b, sizeof b);
-  return wl_format("%s vs %s", a, b);
+  const wl_options *o = k->opt;
+  return wl_format("measured on %s: %s vs %s", o->profile_short ? o->profile_short : "no profile", a, b);
 }
 
 static void set_message(wl_finding *f, char *head, char *evidence) {
@@ -1448,7 +1449,10 @@ static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const lon
   f->space = "launch";
   wl_metric_lookup(fc->opt, "warp.shared.distinct_32", &f->metrics[f->metric_count++]);
   char evidence[200];
-  wl_metric_text(fc->opt, &f->metrics[0], "one warp's 32-lane shared request", evidence, sizeof evidence);
+  char metric[160];
+  wl_metric_text(fc->opt, &f->metrics[0], "one warp's 32-lane shared request", metric, sizeof metric);
+  snprintf(evidence, sizeof evidence, "measured on %s: %s",
+           fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
   f->message = threads % 32
       ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
                   "empty; %s", threads, evidence)

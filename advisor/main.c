@@ -352,20 +352,33 @@ static void print_example(const char *label, const char *value) {
   }
 }
 
+/* A catalog key with "<arch>" resolved for one profile's architecture. */
+static void resolve_key(const char *key, const char *arch, char *out, size_t size) {
+  const char *at = strstr(key, "<arch>");
+  if (!at) { snprintf(out, size, "%s", key); return; }
+  snprintf(out, size, "%.*s%s%s", (int)(at - key), key, arch, at + 6);
+}
+
+static void metric_cell(const wl_options *opt, const char *key, char *out, size_t size) {
+  wl_metric m;
+  wl_metric_lookup(opt, key, &m);
+  if (m.present) snprintf(out, size, "%.4g %s", m.value, m.unit);
+  else snprintf(out, size, "not measured");
+}
+
 static void print_evidence(const json_value *rule, const wl_options *opt, const wl_options *paper) {
   const json_value *keys = json_get(rule, "profile_keys");
   if (!keys || keys->count == 0) return;
-  printf("\nevidence (%s", opt->profile_name ? opt->profile_name : "no profile");
-  printf(" next to %s):\n", paper->profile_name ? paper->profile_name : "no K20c profile");
+  printf("\nevidence:\n  %-40s %-22s %s\n", "key", opt->profile_name ? opt->profile_name : "(no profile)",
+         paper->profile_name ? paper->profile_name : "(no K20c profile)");
   for (size_t i = 0; i < keys->count; i++) {
     const char *key = json_string_or(json_at(keys, i), "");
-    wl_metric a, b;
-    char ta[200], tb[200];
-    wl_metric_lookup(opt, key, &a);
-    wl_metric_lookup(paper, key, &b);
-    wl_metric_text(opt, &a, "", ta, sizeof ta);
-    wl_metric_text(paper, &b, "", tb, sizeof tb);
-    printf("  %-36s %-44s |%s\n", key, ta, tb);
+    char ours[128], theirs[128], a[64], b[64];
+    resolve_key(key, opt->arch, ours, sizeof ours);
+    resolve_key(key, json_string_or(json_path(paper->profile, "gpu.arch"), "sm_35"), theirs, sizeof theirs);
+    metric_cell(opt, ours, a, sizeof a);
+    metric_cell(paper, theirs, b, sizeof b);
+    printf("  %-40s %-22s %s\n", key, a, b);
   }
 }
 

@@ -139,6 +139,5 @@ void wl_metric_text(const wl_options *opt, const wl_metric *m, const char *label
     snprintf(out, size, "%s: %s not measured in %s", label, m->key, profile);
     return;
   }
-  snprintf(out, size, "%s %.4g %s (%s, %s)", label, m->value, m->unit, m->key,
-           opt->profile_short ? opt->profile_short : profile);
+  snprintf(out, size, "%s %.4g %s (%s)", label, m->value, m->unit, m->key);
 }
