@@ -43,7 +43,9 @@ struct mnf_gpu_plan {
   float *h_accf, *h_shift, *h_t, *h_vec;
   int chunk_rows, chunks;
   cudaStream_t copy, compute;
-  cudaEvent_t in[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, solved; /* solved: T is uploaded */
+  /* in/out: a chunk is uploaded / its components computed; reduced: the
+   * covariance sums are on the host; work_done: the compute stream is done. */
+  cudaEvent_t in[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done;
   cublasHandle_t blas;
   mnf_result r;
 };
@@ -128,7 +130,7 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
   cudaFreeHost(p->h_acc), cudaFreeHost(p->h_accf), cudaFreeHost(p->h_shift), cudaFreeHost(p->h_t), cudaFreeHost(p->h_vec);
   if (p->copy) {
     for (int c = 0; c < MAX_CHUNKS; c++) cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]);
-    cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->solved);
+    cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->work_done);
     cudaStreamDestroy(p->copy), cudaStreamDestroy(p->compute);
   }
   if (p->blas) cublasDestroy(p->blas);
@@ -213,7 +215,7 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   CUDA_CHECK(cudaEventCreate(&p->start));
   CUDA_CHECK(cudaEventCreate(&p->stop));
   CUDA_CHECK(cudaEventCreate(&p->reduced));
-  CUDA_CHECK(cudaEventCreate(&p->solved));
+  CUDA_CHECK(cudaEventCreate(&p->work_done));
   return p;
 }
 
@@ -395,8 +397,8 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   upload_transform(p);
   if (blas) transform_cublas(p);
   else transform_custom(p);
-  CUDA_CHECK(cudaEventRecord(p->solved, p->compute));
-  CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->solved, 0)); /* cuBLAS copies down on compute */
+  CUDA_CHECK(cudaEventRecord(p->work_done, p->compute));
+  CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->work_done, 0)); /* cuBLAS also copies down on compute */
   CUDA_CHECK(cudaEventRecord(p->stop, p->copy));
   CUDA_CHECK(cudaEventSynchronize(p->stop));
   float total;
