@@ -1121,8 +1121,9 @@ static void check_shared(kernel_ctx *k, access_info *x, const lane_model *m) {
   if (m->kind != LANE_CONCRETE) return;
   int degree = conflict_degree(m->offset, a->elem_size);
   if (degree < 2) {
-    if (m->stride_const && m->stride_value != 1 && m->stride_value != 0)
-      append_pattern(a, "strided, conflict-free (S_3)");
+    if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
+    else if (m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
+    else append_pattern(a, "strided, conflict-free (S_3)");
     return;
   }
   char buf[64];
