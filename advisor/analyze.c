@@ -612,21 +612,22 @@ static void walk_for(kernel_ctx *k, CXCursor c) {
                                   cond.n == 2 && compile_time(cond.c[1]);
     }
   }
+  bool pushed = k->loop_depth < MAX_LOOPS;  /* deeper nests share the innermost slot */
   if (atom < 0) {
-    if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = -1;
+    if (pushed) k->loop_stack[k->loop_depth++] = -1;
     walk_children(k, c, 0);
-    k->loop_depth--;
+    if (pushed) k->loop_depth--;
     return;
   }
   walk(k, l.c[0], 0);
-  if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = atom;
+  if (pushed) k->loop_stack[k->loop_depth++] = atom;
   walk(k, l.c[1], 0);
   int saved = k->inc_var;
   k->inc_var = var;
   walk(k, l.c[2], 0);
   k->inc_var = saved;
   walk(k, l.c[3], 0);
-  k->loop_depth--;
+  if (pushed) k->loop_depth--;
 }
 
 static void walk_call(kernel_ctx *k, CXCursor c) {
@@ -650,11 +651,13 @@ static void walk(kernel_ctx *k, CXCursor c, int mode) {
     walk_for(k, c);
     return;
   case CXCursor_WhileStmt:
-  case CXCursor_DoStmt:
-    if (k->loop_depth < MAX_LOOPS) k->loop_stack[k->loop_depth++] = -1;
+  case CXCursor_DoStmt: {
+    bool pushed = k->loop_depth < MAX_LOOPS;
+    if (pushed) k->loop_stack[k->loop_depth++] = -1;
     walk_children(k, c, 0);
-    k->loop_depth--;
+    if (pushed) k->loop_depth--;
     return;
+  }
   case CXCursor_BinaryOperator:
   case CXCursor_CompoundAssignOperator: {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
@@ -795,10 +798,12 @@ static int count_distinct(const long long *v, int n) {
   return distinct;
 }
 
-/* 32-byte sectors one warp request touches (base assumed sector-aligned). */
+/* 32-byte sectors one warp request touches, the lowest address taken as
+ * sector-aligned (G_3: alignment is not what matters). */
 static int sectors(const lane_model *m, long long elem_size) {
-  long long s[32];
-  for (int l = 0; l < 32; l++) s[l] = (m->offset[l] * elem_size) >> 5;
+  long long s[32], low = m->offset[0];
+  for (int l = 1; l < 32; l++) if (m->offset[l] < low) low = m->offset[l];
+  for (int l = 0; l < 32; l++) s[l] = ((m->offset[l] - low) * elem_size) >> 5;
   return count_distinct(s, 32);
 }
 
@@ -1435,6 +1440,7 @@ static bool block_shape(CXCursor arg, long long *b) {
 
 static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const long long *b) {
   long long threads = b[0] * b[1] * b[2];
+  if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
   if (threads >= 128 && threads % 32 == 0) return;
   wl_file_result *r = fc->res;
   unsigned line, column;
