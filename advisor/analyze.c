@@ -42,8 +42,8 @@ typedef struct array_info {
   CXCursor decl;
   char *name, *elem_type;
   int space;
-  long long elem_size, ext[MAX_DIMS];
-  int ndim;
+  long long elem_size, ext[MAX_DIMS], elements;
+  int ndim;                      /* may exceed MAX_DIMS: then accesses are not modelled */
   bool is_param, param_const, param_restrict;
   bool written, read, escaped, atomic, swapped, compared, reusable;
   unsigned compare_line, compare_column;  /* first w[i] > w[j] */
@@ -410,12 +410,18 @@ static int find_array(kernel_ctx *k, CXCursor decl) {
   return -1;
 }
 
-static CXType element_type(CXType t, long long *ext, int *ndim) {
+/* The element type under all array levels; extents of the first MAX_DIMS
+ * levels in ext, the element count of all of them in *elements (-1 if unknown). */
+static CXType element_type(CXType t, long long *ext, int *ndim, long long *elements) {
   *ndim = 0;
+  *elements = 1;
   for (;;) {
     if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
         t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray) {
-      if (*ndim < MAX_DIMS) ext[(*ndim)++] = clang_getArraySize(t);
+      long long size = clang_getArraySize(t);
+      *elements = size > 0 && *elements > 0 ? *elements * size : -1;
+      if (*ndim < MAX_DIMS) ext[*ndim] = size;
+      (*ndim)++;
       t = clang_getArrayElementType(t);
       continue;
     }
@@ -462,7 +468,7 @@ static int array_for_decl(kernel_ctx *k, CXCursor decl) {
     a.ndim = 1;
     a.ext[0] = -1;
   } else {
-    elem = element_type(t, a.ext, &a.ndim);
+    elem = element_type(t, a.ext, &a.ndim, &a.elements);
     if (a.ndim == 0) return -1;
     if (has_attr(decl, CXCursor_CUDASharedAttr)) a.space = SP_SHARED;
     else if (has_attr(decl, CXCursor_CUDAConstantAttr)) a.space = SP_CONSTANT;
@@ -1281,7 +1287,7 @@ static void check_local_size(kernel_ctx *k, array_info *a) {
   snprintf(key, sizeof key, "local_array.max_registers.vecadd.%s", k->opt->arch);
   wl_metric limit;
   wl_metric_lookup(k->opt, key, &limit);
-  long long elements = flatten_extent_product(a, 0, 0);
+  long long elements = a->elements;
   if (!limit.present || elements <= (long long)limit.value) return;
   access_info at = {.line = a->line, .column = a->column};
   wl_finding *f = new_finding(k, "L_1", &at, a);
