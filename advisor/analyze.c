@@ -1126,9 +1126,33 @@ static bool last_extent_range(const array_info *a, unsigned *line, unsigned *col
   return ok;
 }
 
+/* A lane stride such as threadIdx.x * n: every lane lands in one bank
+ * whenever n * element size is a multiple of 128 bytes. Reported only when
+ * threadIdx.x is the one lane-varying index and its coefficient is a single
+ * product of uniform symbols. */
+static void check_shared_symbolic(kernel_ctx *k, const access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (m->stride.unknown || m->stride.count != 1 || m->stride.terms[0].degree == 0) return;
+  if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || a->elem_size > 4) return;
+  for (int d = 0; d < m->stride.terms[0].degree; d++)
+    if (is_thread_atom(m->stride.terms[0].atoms[d])) return;
+  char stride[120];
+  poly_text(k, &m->stride, stride, sizeof stride);
+  wl_finding *f = new_finding(k, "S_1", x, a);
+  if (!f) return;
+  append_pattern(a, "stride symbolic: 32-way when a multiple of 32");
+  add_metric(k, f, "bank_conflict.way_32");
+  add_metric(k, f, "bank_conflict.way_1");
+  set_message(f, wl_format("lanes of a warp access shared '%s' %s elements apart: a 32-way bank conflict "
+                           "when %s is a multiple of 32", a->name, stride, stride),
+              compare_text(k, f, "32-way", "1-way"));
+  add_note(f, a->line, a->column, wl_strdup("pad the row (an odd stride) or swap the index order (S_1)"));
+}
+
 static void check_shared(kernel_ctx *k, access_info *x, const lane_model *m) {
   array_info *a = &k->arrays[x->array];
   if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
+  if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x, m); return; }
   if (m->kind != LANE_CONCRETE) return;
   int degree = conflict_degree(m->offset, a->elem_size);
   if (degree < 2) {
