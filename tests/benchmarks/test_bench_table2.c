@@ -102,7 +102,43 @@ static void test_print_marks_differences(void) {
   profile_free(&b);
 }
 
+/* The committed profiles load, and the H100's stored Table 2 is what the
+ * inference makes of its own measurements today. */
+static void test_committed_profiles(void) {
+  char path[4096], err[512];
+  profile measured, paper;
+  snprintf(path, sizeof path, "%s/benchmarks/data/h100-sxm.json", test_source_dir());
+  if (!profile_read(path, &measured, err, sizeof err)) {
+    test_fail(__FILE__, __LINE__, "%s", err);
+    return;
+  }
+  CHECK_STR(measured.source, "measured");
+  CHECK(measured.chases > 0 && measured.chase_failures == 0);
+  table2_row stored[TABLE2_MEMORIES];
+  memcpy(stored, measured.table2, sizeof stored);
+  table2_infer(&measured);
+  for (int m = 0; m < TABLE2_MEMORIES; m++) {
+    const table2_row *now = &measured.table2[m];
+    CHECK(stored[m].known && now->known);
+    CHECK(stored[m].broadcast == now->broadcast);
+    CHECK(stored[m].parallel == now->parallel);
+    CHECK_STR(now->aligned, stored[m].aligned);
+    CHECK_STR(now->consecutive, stored[m].consecutive);
+  }
+  profile_free(&measured);
+
+  snprintf(path, sizeof path, "%s/benchmarks/data/k20c-paper.json", test_source_dir());
+  if (!profile_read(path, &paper, err, sizeof err)) {
+    test_fail(__FILE__, __LINE__, "%s", err);
+    return;
+  }
+  CHECK_STR(paper.source, "transcribed");
+  CHECK(paper.table2[1].known && !paper.table2[1].parallel);  /* constant: no parallel access */
+  profile_free(&paper);
+}
+
 int main(void) {
+  test_committed_profiles();
   test_the_papers_k20c_shape();
   test_rules_two_and_three();
   test_threshold_edges();
