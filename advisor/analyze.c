@@ -29,6 +29,8 @@ typedef struct atom_info {
   CXCursor decl;
   char name[64];
   bool const_trip;               /* loop with constant bounds: unrollable */
+  bool unit_step;                /* i++, i--, i += 1, i -= 1 */
+  long long trips;               /* iterations when constant, else 0 */
 } atom_info;
 
 typedef struct var_info {
@@ -599,6 +601,22 @@ static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
   if (ai >= 0 && k->arrays[ai].space == SP_LOCAL) k->arrays[ai].swapped = true;
 }
 
+/* The for-increment moves the variable by one. */
+static bool unit_step(CXCursor inc) {
+  inc = strip(inc);
+  if (clang_getCursorKind(inc) == CXCursor_UnaryOperator) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
+    return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
+           op == CXUnaryOperator_PreDec;
+  }
+  if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
+    child_list l = children(inc);
+    long long v;
+    return l.n == 2 && const_value(l.c[1], &v) && v == 1;
+  }
+  return false;
+}
+
 static void walk_for(kernel_ctx *k, CXCursor c) {
   child_list l = children(c);
   int atom = -1, var = -1;
@@ -616,6 +634,12 @@ static void walk_for(kernel_ctx *k, CXCursor c) {
       child_list cond = children(strip(l.c[1]));
       k->atoms[atom].const_trip = !clang_Cursor_isNull(init) && compile_time(init) &&
                                   cond.n == 2 && compile_time(cond.c[1]);
+      k->atoms[atom].unit_step = unit_step(l.c[2]);
+      long long start, bound;
+      enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(strip(l.c[1]));
+      if (k->atoms[atom].const_trip && k->atoms[atom].unit_step && const_value(init, &start) &&
+          const_value(cond.c[1], &bound) && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE))
+        k->atoms[atom].trips = bound - start + (op == CXBinaryOperator_LE);
     }
   }
   bool pushed = k->loop_depth < MAX_LOOPS;  /* deeper nests share the innermost slot */
@@ -952,6 +976,40 @@ static void restrict_fix(kernel_ctx *k, wl_finding *f, const array_info *a) {
   (void)k;
 }
 
+/* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
+ * a unit-step loop variable exactly as with a thread index
+ * (in[(y + dy) * w + x + dx]), so neighbouring threads read the same element
+ * in different iterations. */
+static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info *a) {
+  for (int t = ATOM_TX; t <= ATOM_TZ; t++) {
+    if (!poly_uses_atom(&x->off, t)) continue;
+    poly ct;
+    poly_coefficient(&x->off, t, &ct);
+    for (int i = 0; i < x->loop_count; i++) {
+      int loop = x->loops[i];
+      if (loop < 0 || !k->atoms[loop].unit_step || !k->atoms[loop].const_trip) continue;
+      poly cl;
+      poly_coefficient(&x->off, loop, &cl);
+      if (!poly_equal(&ct, &cl)) continue;
+      a->reusable = true;
+      append_pattern(a, "neighbourhood reused by adjacent threads");
+      wl_finding *f = new_finding(k, "S_5", x, a);
+      if (!f) return true;
+      add_metric(k, f, "latency.global");
+      add_metric(k, f, "latency.shared");
+      char trips[48] = "several";
+      if (k->atoms[loop].trips > 1) snprintf(trips, sizeof trips, "%lld", k->atoms[loop].trips);
+      set_message(f, wl_format("reusable global data '%s': the loop over '%s' moves the index as threadIdx.%c "
+                               "does, so each element is read by up to %s neighbouring threads; stage the "
+                               "block's tile and halo in shared memory", a->name, k->atoms[loop].name,
+                               'x' + (t - ATOM_TX), trips),
+                  compare_text(k, f, "global", "shared"));
+      return true;
+    }
+  }
+  return false;
+}
+
 static void check_global(kernel_ctx *k, const access_info *x, const lane_model *m) {
   array_info *a = &k->arrays[x->array];
   char buf[200];
@@ -1043,6 +1101,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
                 compare_text(k, f, "global broadcast", "constant broadcast"));
     return;
   }
+  if (check_stencil_reuse(k, x, a)) return;
   long long reuse = 1;
   char dims[64] = "", free_of[64] = "";
   for (int d = 0; d < 3; d++) {
