@@ -181,7 +181,7 @@ static void matmul(const double *a, const double *b, double *c, int n, int trans
     }
 }
 
-static int check_bands(const mnf_result *r, char *err, size_t err_size)
+int mnf_check_bands(const mnf_result *r, char *err, size_t err_size)
 {
   int B = r->bands;
   for (int b = 0; b < B; b++) {
@@ -193,8 +193,7 @@ static int check_bands(const mnf_result *r, char *err, size_t err_size)
   return 0;
 }
 
-/* Sign convention: the largest-magnitude entry of each column is positive. */
-static void fix_signs(double *t, int n)
+void mnf_fix_signs(double *t, int n)
 {
   for (int m = 0; m < n; m++) {
     int arg = 0;
@@ -209,7 +208,7 @@ int mnf_solve(mnf_result *r, bool use_blas, char *err, size_t err_size)
 {
   int B = r->bands;
   size_t bb = (size_t)B * B;
-  if (check_bands(r, err, err_size)) return -1;
+  if (mnf_check_bands(r, err, err_size)) return -1;
   double *u = malloc(sizeof(double) * bb), *p = malloc(sizeof(double) * bb);
   double *tmp = malloc(sizeof(double) * bb), *adj = malloc(sizeof(double) * bb);
   double *w = malloc(sizeof(double) * B);
@@ -255,7 +254,7 @@ int mnf_solve(mnf_result *r, bool use_blas, char *err, size_t err_size)
 
   /* S7 */
   matmul(p, u, r->transform, B, 0, use_blas);
-  fix_signs(r->transform, B);
+  mnf_fix_signs(r->transform, B);
   r->step_ms[6] = mnf_now_ms() - t3;
 done:
   free(u);

@@ -40,6 +40,11 @@ void mnf_mirror_lower(double *c, int n);
  * r->transform, timing each step into r->step_ms. The two matrix products
  * use OpenBLAS when use_blas, plain loops otherwise (serial). */
 int mnf_solve(mnf_result *r, bool use_blas, char *err, size_t err_size);
+/* The pieces of mnf_solve a GPU solver shares: the constant-band check on
+ * the covariances' diagonals, and the sign convention (the largest-magnitude
+ * entry of each column of t, n x n row-major, made positive). */
+int mnf_check_bands(const mnf_result *r, char *err, size_t err_size);
+void mnf_fix_signs(double *t, int n);
 
 int mnf_run_serial(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
 int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);

@@ -1,7 +1,7 @@
 /* mnf-bench: reproduces Fang et al.'s Tables 5, 6, 7 and 8 on this GPU for
  * the paper's three AVIRIS-sized scenes (224 bands; 614x1087, 753x1924,
  * 781x6955), synthetic and int16, generated in memory.
- *   mnf-bench [--out DIR] [--scenes N] [--components M] [--profile-cov 3|4]
+ *   mnf-bench [--out DIR] [--scenes N] [--components M] [--profile-cov 3|4|5]
  * Kernel times: CUDA events, median of repeats after a warm-up (fewer
  * repeats for slow versions, see measure()). End to end: from the first
  * upload to the last download, CUDA events, buffer allocation excluded.
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cblas.h>
+#include <cublas_v2.h>
 
 #include "gpu.h"
 #include "kernels.h"
@@ -165,7 +166,7 @@ static void reference_covariance(const mnf_image *img, double *cov)
 }
 
 /* The GPU data covariance exactly as CUDA-MNF computes it (first-row
- * shift, V4, band sums), against float64: relative Frobenius error. */
+ * shift, V5, band sums), against float64: relative Frobenius error. */
 static double covariance_error(const mnf_image *img, kernel_ctx *c)
 {
   int B = img->bands;
@@ -175,7 +176,7 @@ static double covariance_error(const mnf_image *img, kernel_ctx *c)
   reference_covariance(img, ref);
   CUDA_CHECK(cudaMalloc(&d_bsum, sizeof(double) * B));
   CUDA_CHECK(cudaMemset(d_bsum, 0, sizeof(double) * B));
-  c->cov = cov_v4_padded;
+  c->cov = cov_v5_gemm;
   run_cov(c);
   band_sums(&c->x, c->shift, d_bsum, 0);
   CUDA_CHECK(cudaMemcpy(sums, c->sum, sizeof(double) * B * B, cudaMemcpyDeviceToHost));
@@ -193,12 +194,76 @@ static double covariance_error(const mnf_image *img, kernel_ctx *c)
 
 /* ---- the tables -------------------------------------------------------- */
 
+#define COV_VERSIONS 6
+
 struct scene_times {
-  double filter[4], cov[5], transform[3];
+  double filter[4], cov[COV_VERSIONS], transform[3];
   double serial, serial_measured_rows_ms, cuda_mnf, cublas_syrk, cublas_gemm, transfer_floor;
+  /* CUDA-MNF with S3, S5-S7 forced onto each side (totals, and the median
+   * time of that phase), and what the auto choice picked. */
+  double cuda_mnf_cpu_solve, cuda_mnf_cusolver, solve_cpu_ms, solve_cusolver_ms;
+  int solver_chosen;
   double cov_error, cov_gflops, floor_ms;
+  double cov_ssyrk, cov_sgemm; /* one covariance by cuBLAS on the float image */
   bool cov_v0_scaled;
 };
+
+/* What the cuBLAS variants' covariance costs: one cublasSsyrk and one
+ * cublasSgemm (the products only, as CUBLAS-MNF calls them) on the image as
+ * float, timed like the kernels. */
+struct blas_ctx {
+  cublasHandle_t h;
+  const float *xf;
+  float *c;
+  int bands;
+  long long n;
+  bool syrk;
+};
+
+static void run_blas_cov(void *p)
+{
+  blas_ctx *b = (blas_ctx *)p;
+  const float one = 1.0f, zero = 0.0f;
+  if (b->syrk)
+    CUBLAS_CHECK(cublasSsyrk(b->h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, b->bands, b->n, &one, b->xf, b->n, &zero, b->c, b->bands));
+  else
+    CUBLAS_CHECK(cublasSgemm(b->h, CUBLAS_OP_T, CUBLAS_OP_N, b->bands, b->bands, b->n, &one, b->xf, b->n, b->xf, b->n, &zero,
+                             b->c, b->bands));
+}
+
+__global__ void int16_to_float_kernel(const int16_t *x, size_t count, float *out)
+{
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) out[i] = x[i];
+}
+
+static void blas_cov_times(int scene, const mnf_image *img, const void *d_x, double flops, scene_times *t)
+{
+  size_t S = mnf_image_pixels(img), count = S * img->bands;
+  blas_ctx b = {NULL, NULL, NULL, img->bands, (long long)S, true};
+  float *xf;
+  CUDA_CHECK(cudaMalloc(&xf, count * 4));
+  CUDA_CHECK(cudaMalloc(&b.c, sizeof(float) * img->bands * img->bands));
+  int16_to_float_kernel<<<4 * dev.sm_count, 256>>>((const int16_t *)d_x, count, xf);
+  CUDA_CHECK_LAUNCH();
+  b.xf = xf;
+  CUBLAS_CHECK(cublasCreate(&b.h));
+  for (int v = 0; v < 2; v++) {
+    b.syrk = v == 0;
+    stats_summary s;
+    measure(run_blas_cov, &b, &s);
+    (v == 0 ? t->cov_ssyrk : t->cov_sgemm) = s.median;
+    result_line r;
+    result_start(&r, v == 0 ? "cov_cublas_ssyrk" : "cov_cublas_sgemm", scene, img->samples, img->lines, "6");
+    result_param_str(&r, "input", "image as float, mean already subtracted in CUBLAS-MNF (not here: same cost)");
+    result_measure(&r, "time_ms", "ms", &s);
+    result_derived(&r, "gflops_useful", flops / (s.median * 1e6));
+    result_end(&r);
+    fflush(results);
+  }
+  CUBLAS_CHECK(cublasDestroy(b.h));
+  CUDA_CHECK(cudaFree(xf));
+  CUDA_CHECK(cudaFree(b.c));
+}
 
 static void kernel_tables(int scene, const mnf_image *img, int components, double peak, scene_times *t)
 {
@@ -245,13 +310,15 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
     fflush(results);
   }
 
-  static const char *cov_names[5] = {"cov_v0_naive", "cov_v1_shared_reduce", "cov_v2_registers", "cov_v3_tiled", "cov_v4_padded"};
-  static const cov_launch covs[5] = {cov_v0_naive, cov_v1_shared_reduce, cov_v2_registers, cov_v3_tiled, cov_v4_padded};
+  static const char *cov_names[COV_VERSIONS] = {"cov_v0_naive", "cov_v1_shared_reduce", "cov_v2_registers",
+                                                "cov_v3_tiled", "cov_v4_padded", "cov_v5_gemm"};
+  static const cov_launch covs[COV_VERSIONS] = {cov_v0_naive, cov_v1_shared_reduce, cov_v2_registers,
+                                                cov_v3_tiled, cov_v4_padded, cov_v5_gemm};
   /* The symmetric product: B(B+1)/2 outputs, 2 flops per pixel each. */
   double flops = (double)B * (B + 1) / 2 * 2.0 * S;
   t->floor_ms = flops / (peak * 1e6);
   if (scene == 0) first_image_pixels = (long long)S;
-  for (int v = 0; v < 5; v++) {
+  for (int v = 0; v < COV_VERSIONS; v++) {
     stats_summary s;
     c.cov = covs[v];
     double scale = 1.0;
@@ -270,17 +337,18 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
     if (scale != 1.0) result_param_int(&r, "timed_pixels_scaled_linearly", first_image_pixels);
     result_measure(&r, "time_ms", "ms", &s);
     result_derived(&r, "speedup_vs_v0", t->cov[0] / s.median);
-    result_derived(&r, "paper_k20c_ms", paper_table6[scene][v]);
+    if (v < 5) result_derived(&r, "paper_k20c_ms", paper_table6[scene][v]); /* V5 is not in the paper */
     result_derived(&r, "gflops", flops / (s.median * 1e6));
     result_derived(&r, "fp32_floor_ms", t->floor_ms);
     result_derived(&r, "ratio_to_floor", s.median / t->floor_ms);
     result_end(&r);
     fflush(results);
   }
-  t->cov_gflops = flops / (t->cov[4] * 1e6);
+  t->cov_gflops = flops / (t->cov[5] * 1e6);
   t->cov_error = covariance_error(img, &c);
   result_line r;
-  result_start(&r, "cov_v4_accuracy", scene, W, H, "6");
+  if (img->data_type == ENVI_I16) blas_cov_times(scene, img, d_x, flops, t);
+  result_start(&r, "cov_v5_accuracy", scene, W, H, "6");
   stats_summary one = {1, t->cov_error, t->cov_error, t->cov_error, t->cov_error};
   result_measure(&r, "relative_frobenius_error_vs_float64", "1", &one);
   result_end(&r);
@@ -308,7 +376,8 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
 }
 
 /* End to end, one implementation: median over repeats of the plan's time. */
-static double end_to_end(int scene, const mnf_image *img, int impl, int components, double *eig0)
+static double end_to_end(int scene, const mnf_image *img, int impl, int solver, int components, double *eig0,
+                         scene_times *t)
 {
   mnf_options opt = {components, MNF_NOISE_MEAN3, impl};
   char err[512];
@@ -317,6 +386,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
     fprintf(stderr, "mnf-bench: %s: %s\n", mnf_impl_name(impl), err);
     return NAN;
   }
+  mnf_gpu_plan_set_solver(plan, solver);
   const mnf_result *res = NULL;
   double times[9], cov_phase[9], solve[9], transform_phase[9];
   int n = 0;
@@ -337,8 +407,21 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
   stats_summary s;
   stats_summarize(times, n, &s);
   result_line r;
-  result_start(&r, impl == MNF_IMPL_GPU ? "cuda_mnf" : impl == MNF_IMPL_CUBLAS ? "cublas_mnf_ssyrk" : "cublas_mnf_sgemm",
-               scene, img->samples, img->lines, "8");
+  static const char *solver_names[3] = {"auto", "cpu", "cusolver"};
+  double solve_cpu_ms, solve_gpu_ms;
+  int chosen = mnf_gpu_plan_solver(plan, &solve_cpu_ms, &solve_gpu_ms);
+  char name[64];
+  snprintf(name, sizeof name, "%s%s%s", impl == MNF_IMPL_GPU ? "cuda_mnf" : impl == MNF_IMPL_CUBLAS ? "cublas_mnf_ssyrk" : "cublas_mnf_sgemm",
+           solver == MNF_GPU_SOLVER_AUTO ? "" : "_solver_", solver == MNF_GPU_SOLVER_AUTO ? "" : solver_names[solver]);
+  result_start(&r, name, scene, img->samples, img->lines, "8");
+  result_param_str(&r, "solver", solver_names[solver]);
+  result_param_str(&r, "solver_used", solver_names[chosen]);
+  if (solver == MNF_GPU_SOLVER_AUTO) {
+    /* What the first (warm-up) run measured to make the choice. */
+    result_derived(&r, "auto_choice_cpu_solve_ms", solve_cpu_ms);
+    result_derived(&r, "auto_choice_cusolver_solve_ms", solve_gpu_ms);
+    if (impl == MNF_IMPL_GPU) t->solver_chosen = chosen;
+  }
   result_param_int(&r, "components", components);
   result_param_str(&r, "noise", "mean3");
   result_param_str(&r, "includes", "upload, S1-S8, download; not allocation, not disk");
@@ -351,7 +434,9 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int componen
   stats_summarize(cov_phase, n, &part);
   result_derived(&r, "phase_upload_s1_s2_s4_ms", part.median);
   stats_summarize(solve, n, &part);
-  result_derived(&r, "phase_cpu_s3_s5_s6_s7_ms", part.median);
+  result_derived(&r, "phase_s3_s5_s6_s7_ms", part.median);
+  if (impl == MNF_IMPL_GPU && solver == MNF_GPU_SOLVER_CPU) t->solve_cpu_ms = part.median;
+  if (impl == MNF_IMPL_GPU && solver == MNF_GPU_SOLVER_CUSOLVER) t->solve_cusolver_ms = part.median;
   stats_summarize(transform_phase, n, &part);
   result_derived(&r, "phase_s8_download_ms", part.median);
   result_end(&r);
@@ -445,7 +530,7 @@ static double transfer_floor_ms(int scene, const mnf_image *img, int components)
   return su.median + sd.median;
 }
 
-/* --profile-cov V: one launch of covariance version V (3 or 4) on image 1,
+/* --profile-cov V: one launch of covariance version V (3, 4 or 5) on image 1,
  * for a profiler (ncu --kernel-name regex:cov_v). */
 static int profile_cov(int version)
 {
@@ -461,7 +546,7 @@ static int profile_cov(int version)
   CUDA_CHECK(cudaMemcpy(d_x, img.data, mnf_image_bytes(&img), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(d_sum, 0, sizeof(double) * BANDS * BANDS));
   gpu_matrix x = {d_x, ENVI_I16, BANDS, (long long)S, (long long)S};
-  (version == 3 ? cov_v3_tiled : cov_v4_padded)(&x, NULL, d_sum, 0);
+  (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : cov_v5_gemm)(&x, NULL, d_sum, 0);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaFree(d_x));
@@ -482,14 +567,19 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].filter[3], t[i].filter[0] / t[i].filter[3], paper_table5[i][0], paper_table5[i][3],
             paper_table5[i][0] / paper_table5[i][3]);
   fprintf(f, "\nTable 6, covariance of the image (ms; speed-up over V0; K20c from the paper)\n\n");
-  fprintf(f, "| image | V0 | V1 | V2 | V3 | V4 | K20c V0 | K20c V4 | V4 GFLOP/s | FP32 floor | V4/floor | rel. error vs fp64 |\n"
-             "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(f, "| image | V0 | V1 | V2 | V3 | V4 | V5 gemm | K20c V0 | K20c V4 | V5 GFLOP/s | FP32 floor | V5/floor | V4/floor | V5 rel. error vs fp64 |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < scenes; i++)
-    fprintf(f, "| %d | %.1f | %.2f (%.1f) | %.2f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.0f | %.0f (%.1f) | %.0f | %.3f | %.2f | %.1e |\n",
+    fprintf(f, "| %d | %.1f | %.2f (%.1f) | %.2f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.0f | %.0f (%.1f) | %.0f | %.3f | %.2f | %.2f | %.1e |\n",
             i + 1, t[i].cov[0], t[i].cov[1], t[i].cov[0] / t[i].cov[1], t[i].cov[2], t[i].cov[0] / t[i].cov[2], t[i].cov[3],
-            t[i].cov[0] / t[i].cov[3], t[i].cov[4], t[i].cov[0] / t[i].cov[4], paper_table6[i][0], paper_table6[i][4],
-            paper_table6[i][0] / paper_table6[i][4], t[i].cov_gflops, t[i].floor_ms, t[i].cov[4] / t[i].floor_ms,
-            t[i].cov_error);
+            t[i].cov[0] / t[i].cov[3], t[i].cov[4], t[i].cov[0] / t[i].cov[4], t[i].cov[5], t[i].cov[0] / t[i].cov[5],
+            paper_table6[i][0], paper_table6[i][4], paper_table6[i][0] / paper_table6[i][4], t[i].cov_gflops, t[i].floor_ms,
+            t[i].cov[5] / t[i].floor_ms, t[i].cov[4] / t[i].floor_ms, t[i].cov_error);
+  fprintf(f, "\nThe same covariance by cuBLAS on the image as float (ms; what CUBLAS-MNF calls twice)\n\n"
+             "| image | cublasSsyrk | cublasSgemm | V5 | Ssyrk / V5 | Sgemm / V5 |\n|---|---|---|---|---|---|\n");
+  for (int i = 0; i < scenes; i++)
+    fprintf(f, "| %d | %.2f | %.3f | %.3f | %.1f | %.2f |\n", i + 1, t[i].cov_ssyrk, t[i].cov_sgemm, t[i].cov[5],
+            t[i].cov_ssyrk / t[i].cov[5], t[i].cov_sgemm / t[i].cov[5]);
   for (int i = 0; i < scenes; i++)
     if (t[i].cov_v0_scaled)
       fprintf(f, "\nImage %d: V0 timed on the first %lld pixels and scaled linearly to the whole image.\n", i + 1,
@@ -509,6 +599,14 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].serial / t[i].cuda_mnf, paper_table8[i][0], paper_table8[i][1], paper_table8[i][2]);
   fprintf(f, "\nSerial: the first %d rows of each scene timed on this machine's CPU, per-pixel steps scaled to all rows.\n",
           SERIAL_ROWS);
+  fprintf(f, "\nS3, S5-S7 for CUDA-MNF: host (LAPACKE dsyevd + OpenBLAS) or device (cuSOLVER Dsyevd + cuBLAS Dgemm), "
+             "each forced (ms, medians of 9 runs)\n\n");
+  fprintf(f, "| image | solve on CPU | solve by cuSOLVER | CUDA-MNF, CPU solve | CUDA-MNF, cuSOLVER | auto chose |\n"
+             "|---|---|---|---|---|---|\n");
+  for (int i = 0; i < scenes; i++)
+    fprintf(f, "| %d | %.2f | %.2f | %.2f | %.2f | %s |\n", i + 1, t[i].solve_cpu_ms, t[i].solve_cusolver_ms,
+            t[i].cuda_mnf_cpu_solve, t[i].cuda_mnf_cusolver,
+            t[i].solver_chosen == MNF_GPU_SOLVER_CUSOLVER ? "cuSOLVER" : "CPU");
 }
 
 int main(int argc, char **argv)
@@ -521,7 +619,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--scenes")) scenes = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--profile-cov 3|4]\n");
+      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--profile-cov 3|4|5]\n");
       return 2;
     }
   }
@@ -569,9 +667,12 @@ int main(int argc, char **argv)
     kernel_tables(i, &img, components, peak, &t[i]);
     double e_gpu = 0, e_syrk = 0, e_gemm = 0;
     t[i].transfer_floor = transfer_floor_ms(i, &img, components);
-    t[i].cuda_mnf = end_to_end(i, &img, MNF_IMPL_GPU, components, &e_gpu);
-    t[i].cublas_syrk = end_to_end(i, &img, MNF_IMPL_CUBLAS, components, &e_syrk);
-    t[i].cublas_gemm = end_to_end(i, &img, MNF_IMPL_CUBLAS_GEMM, components, &e_gemm);
+    t[i].cuda_mnf = end_to_end(i, &img, MNF_IMPL_GPU, MNF_GPU_SOLVER_AUTO, components, &e_gpu, &t[i]);
+    t[i].cublas_syrk = end_to_end(i, &img, MNF_IMPL_CUBLAS, MNF_GPU_SOLVER_AUTO, components, &e_syrk, &t[i]);
+    t[i].cublas_gemm = end_to_end(i, &img, MNF_IMPL_CUBLAS_GEMM, MNF_GPU_SOLVER_AUTO, components, &e_gemm, &t[i]);
+    double e_forced;
+    t[i].cuda_mnf_cpu_solve = end_to_end(i, &img, MNF_IMPL_GPU, MNF_GPU_SOLVER_CPU, components, &e_forced, &t[i]);
+    t[i].cuda_mnf_cusolver = end_to_end(i, &img, MNF_IMPL_GPU, MNF_GPU_SOLVER_CUSOLVER, components, &e_forced, &t[i]);
     fprintf(stderr, "  first eigenvalue: CUDA-MNF %.6g, Ssyrk %.6g, Sgemm %.6g\n", e_gpu, e_syrk, e_gemm);
     t[i].serial = serial_estimate(i, &img, components, &t[i].serial_measured_rows_ms);
     mnf_image_free(&img);

@@ -1,6 +1,6 @@
 /* The whole MNF on the GPU (gpu, gpu-naive, cublas, cublas-gemm) against the
  * serial implementation on a small odd-sized scene, for each noise
- * estimate. Signal components are compared column by column (the noise
+ * estimate, and with S3, S5-S7 forced onto the CPU and onto cuSOLVER. Signal components are compared column by column (the noise
  * eigenvalues are nearly equal, so their eigenvectors are not determined). */
 #include <math.h>
 #include <stdio.h>
@@ -24,42 +24,59 @@ static double rel_diff(const double *a, const double *b, size_t n, size_t stride
   return worst / scale;
 }
 
-static void compare(int impl, int noise, const mnf_image *img)
+static void check_close(const char *label, int noise, const mnf_result *ref, const mnf_result *got);
+
+/* solver < 0: through mnf_run (the auto choice); else a plan with that
+ * solver forced. */
+static void compare(int impl, int noise, const mnf_image *img, int solver)
 {
   mnf_options opt = {6, noise, MNF_IMPL_SERIAL};
   mnf_result ref, got;
   char err[512];
   if (mnf_run(img, &opt, &ref, err, sizeof err)) { test_fail(__FILE__, __LINE__, "serial: %s", err); return; }
   opt.impl = impl;
-  if (mnf_run(img, &opt, &got, err, sizeof err)) {
-    test_fail(__FILE__, __LINE__, "%s: %s", mnf_impl_name(impl), err);
-    mnf_result_free(&ref);
-    return;
+  if (solver < 0) {
+    if (mnf_run(img, &opt, &got, err, sizeof err)) test_fail(__FILE__, __LINE__, "%s: %s", mnf_impl_name(impl), err);
+    else check_close(mnf_impl_name(impl), noise, &ref, &got), mnf_result_free(&got);
+  } else {
+    mnf_gpu_plan *plan = mnf_gpu_plan_create(img, &opt, err, sizeof err);
+    const mnf_result *res;
+    CHECK(plan != NULL);
+    if (plan) {
+      mnf_gpu_plan_set_solver(plan, solver);
+      if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) test_fail(__FILE__, __LINE__, "%s: %s", mnf_impl_name(impl), err);
+      else check_close(solver == MNF_GPU_SOLVER_CPU ? "cpu-solve" : "cusolver", noise, &ref, res);
+      CHECK(mnf_gpu_plan_solver(plan, NULL, NULL) == solver);
+      mnf_gpu_plan_destroy(plan);
+    }
   }
-  int B = ref.bands;
-  size_t S = ref.pixels;
-  double cov_n = rel_diff(got.noise_cov, ref.noise_cov, (size_t)B * B, 1);
-  double cov_d = rel_diff(got.data_cov, ref.data_cov, (size_t)B * B, 1);
+  mnf_result_free(&ref);
+}
+
+static void check_close(const char *label, int noise, const mnf_result *ref, const mnf_result *got)
+{
+  int B = ref->bands;
+  size_t S = ref->pixels;
+  double cov_n = rel_diff(got->noise_cov, ref->noise_cov, (size_t)B * B, 1);
+  double cov_d = rel_diff(got->data_cov, ref->data_cov, (size_t)B * B, 1);
   double eig = 0, tcol = 0, zdiff = 0;
-  for (int m = 0; m < B; m++) eig = fmax(eig, fabs(got.eigenvalues[m] / ref.eigenvalues[m] - 1.0));
+  for (int m = 0; m < B; m++) eig = fmax(eig, fabs(got->eigenvalues[m] / ref->eigenvalues[m] - 1.0));
   for (int m = 0; m < SIGNAL; m++) {
-    tcol = fmax(tcol, rel_diff(got.transform + m, ref.transform + m, B, B));
+    tcol = fmax(tcol, rel_diff(got->transform + m, ref->transform + m, B, B));
     double worst = 0, scale = 0;
     for (size_t k = 0; k < S; k++) {
-      worst = fmax(worst, fabs(got.components_data[m * S + k] - ref.components_data[m * S + k]));
-      scale = fmax(scale, fabs(ref.components_data[m * S + k]));
+      worst = fmax(worst, fabs(got->components_data[m * S + k] - ref->components_data[m * S + k]));
+      scale = fmax(scale, fabs(ref->components_data[m * S + k]));
     }
     zdiff = fmax(zdiff, worst / scale);
   }
-  printf("%-12s %-8s C_N %.2e C_D %.2e eig %.2e T %.2e Z %.2e\n", mnf_impl_name(impl), mnf_noise_name(noise), cov_n,
+  printf("%-12s %-8s C_N %.2e C_D %.2e eig %.2e T %.2e Z %.2e\n", label, mnf_noise_name(noise), cov_n,
          cov_d, eig, tcol, zdiff);
   CHECK(cov_n < 1e-4);
   CHECK(cov_d < 1e-4);
   CHECK(eig < 1e-3);
   CHECK(tcol < 1e-2);
   CHECK(zdiff < 1e-3);
-  mnf_result_free(&ref);
-  mnf_result_free(&got);
 }
 
 int main(void)
@@ -73,19 +90,37 @@ int main(void)
   CHECK(synth_generate(&p, &img, &pinned) == 0);
   int impls[] = {MNF_IMPL_GPU, MNF_IMPL_GPU_NAIVE, MNF_IMPL_CUBLAS, MNF_IMPL_CUBLAS_GEMM};
   for (int i = 0; i < 4; i++)
-    for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img);
+    for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img, -1);
+  for (int solver = MNF_GPU_SOLVER_CPU; solver <= MNF_GPU_SOLVER_CUSOLVER; solver++) {
+    compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, solver);
+    compare(MNF_IMPL_CUBLAS_GEMM, MNF_NOISE_MEAN3, &img, solver);
+  }
+  /* Two equal bands: cuSOLVER's path reports the singular noise covariance. */
+  size_t S = mnf_image_pixels(&img);
+  memcpy((short *)img.data + 9 * S, (short *)img.data + 4 * S, S * sizeof(short));
+  mnf_options singular = {0, MNF_NOISE_MEAN3, MNF_IMPL_GPU};
+  char err[512] = "";
+  mnf_gpu_plan *plan = mnf_gpu_plan_create(&img, &singular, err, sizeof err);
+  CHECK(plan != NULL);
+  if (plan) {
+    const mnf_result *res;
+    mnf_gpu_plan_set_solver(plan, MNF_GPU_SOLVER_CUSOLVER);
+    CHECK(mnf_gpu_plan_execute(plan, &res, err, sizeof err) != 0);
+    CHECK(strstr(err, "linearly dependent") != NULL);
+    mnf_gpu_plan_destroy(plan);
+  }
   mnf_image_free(&img);
 
   /* Not pinned (the plan pins it), and another type. */
   synth_defaults(&p, 40, 33, 15, ENVI_U16, 4);
   CHECK(synth_generate(&p, &img, NULL) == 0);
-  compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img);
+  compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, -1);
   /* A constant band is reported by the GPU paths too. */
-  size_t S = mnf_image_pixels(&img);
+  S = mnf_image_pixels(&img);
   for (size_t k = 0; k < S; k++) ((unsigned short *)img.data)[6 * S + k] = 500;
   mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_GPU};
   mnf_result r;
-  char err[512] = "";
+  err[0] = 0;
   CHECK(mnf_run(&img, &opt, &r, err, sizeof err) != 0);
   CHECK(strstr(err, "band 7 is constant") != NULL);
   mnf_image_free(&img);

@@ -178,6 +178,7 @@ int main(void)
         check_cov("cov_v2_registers", cov_v2_registers, &s, row0, nrows, shift);
         check_cov("cov_v3_tiled", cov_v3_tiled, &s, row0, nrows, shift);
         check_cov("cov_v4_padded", cov_v4_padded, &s, row0, nrows, shift);
+        check_cov("cov_v5_gemm", cov_v5_gemm, &s, row0, nrows, shift);
       }
       for (int m : {1, 20}) {
         check_transform("transform_v0_naive", transform_v0_naive, &s, m, row0, nrows);
@@ -193,8 +194,16 @@ int main(void)
   scene_make(&big, 301, 157, 31, ENVI_I16, 99);
   check_cov("cov_v3_tiled", cov_v3_tiled, &big, 0, 157, true);
   check_cov("cov_v4_padded", cov_v4_padded, &big, 0, 157, true);
+  check_cov("cov_v5_gemm", cov_v5_gemm, &big, 0, 157, true);
   check_cov("cov_v2_registers", cov_v2_registers, &big, 0, 157, true);
   check_band_sums(&big);
   scene_free(&big);
+  /* 200 bands: four 64-band tiles of V5, the last with one warp idle. */
+  scene wide;
+  scene_make(&wide, 67, 45, 200, ENVI_I16, 7);
+  check_cov("cov_v4_padded", cov_v4_padded, &wide, 0, 45, true);
+  check_cov("cov_v5_gemm", cov_v5_gemm, &wide, 0, 45, true);
+  check_cov("cov_v5_gemm", cov_v5_gemm, &wide, 11, 30, false);
+  scene_free(&wide);
   return test_summary();
 }
