@@ -63,7 +63,20 @@ typedef struct access_info {
   int loop_count;
   unsigned line, column;
   poly off;                      /* flattened element index */
+  bool flattened;                /* done already (inside an inlined helper) */
 } access_info;
+
+#define MAX_INLINE 3
+
+/* A parameter of an inlined __device__ helper, bound to the caller's array
+ * or argument expression while the helper's body is walked and its
+ * accesses flattened. */
+typedef struct binding {
+  CXCursor param;
+  int array;                     /* >= 0: the caller's array */
+  CXCursor arg;                  /* array < 0: the argument expression */
+  bool active;
+} binding;
 
 typedef struct kernel_ctx {
   const char *path;
@@ -76,6 +89,9 @@ typedef struct kernel_ctx {
   access_info *accesses; int access_count, access_cap;
   int loop_stack[MAX_LOOPS]; int loop_depth;
   int inc_var;                   /* var whose for-increment is being walked */
+  CXFile file;                   /* the file being analysed: helpers are inlined only from it */
+  binding *binds; int bind_count, bind_cap;
+  CXCursor call_stack[MAX_INLINE]; int call_depth;
   long long block[3]; bool block_known;
   bool uses_dim[3];              /* threadIdx.y / .z appear in the kernel */
 } kernel_ctx;
@@ -233,6 +249,12 @@ static bool compile_time(CXCursor c) {
   return false;
 }
 
+static const binding *active_binding(const kernel_ctx *k, CXCursor decl) {
+  for (int i = k->bind_count - 1; i >= 0; i--)
+    if (k->binds[i].active && clang_equalCursors(k->binds[i].param, decl)) return &k->binds[i];
+  return NULL;
+}
+
 static int find_var(kernel_ctx *k, CXCursor decl) {
   for (int i = 0; i < k->var_count; i++)
     if (clang_equalCursors(k->vars[i].decl, decl)) return i;
@@ -338,6 +360,13 @@ static void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   case CXCursor_DeclRefExpr: {
     if (const_value(c, &value)) { poly_const(out, value); return; }
     CXCursor d = clang_getCursorReferenced(c);
+    const binding *b = active_binding(k, d);
+    if (b) {
+      int v = find_var(k, d);
+      if (b->array >= 0 || (v >= 0 && k->vars[v].writes != 0)) poly_unknown(out, false);
+      else eval_poly(k, b->arg, out, depth + 1);
+      return;
+    }
     if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
       char *name = cx_take(clang_getCursorSpelling(d));
       poly_atom(out, add_atom(k, ATOMK_PARAM, d, name));
@@ -407,6 +436,8 @@ static void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
 /* ---- arrays ---- */
 
 static int find_array(kernel_ctx *k, CXCursor decl) {
+  const binding *b = active_binding(k, decl);
+  if (b) return b->array;
   for (int i = 0; i < k->array_count; i++)
     if (clang_equalCursors(k->arrays[i].decl, decl)) return i;
   return -1;
@@ -437,6 +468,7 @@ static CXType element_type(CXType t, long long *ext, int *ndim, long long *eleme
 
 /* Registers the array that decl names, if it is one warplint tracks. */
 static int array_for_decl(kernel_ctx *k, CXCursor decl) {
+  if (active_binding(k, decl)) return find_array(k, decl);
   int found = find_array(k, decl);
   if (found >= 0) return found;
   enum CXCursorKind kind = clang_getCursorKind(decl);
@@ -660,7 +692,53 @@ static void walk_for(kernel_ctx *k, CXCursor c) {
   if (pushed) k->loop_depth--;
 }
 
+static void flatten(kernel_ctx *k, access_info *x, long long pad, poly *out);
+
+/* The definition of a __device__ helper that can be inlined here: defined in
+ * the analysed file, not already on the inlining stack, not too deep. */
+static bool inlinable(kernel_ctx *k, CXCursor call, CXCursor *def, CXCursor *body) {
+  CXCursor ref = clang_getCursorReferenced(call);
+  if (clang_Cursor_isNull(ref) || k->call_depth >= MAX_INLINE) return false;
+  *def = clang_getCursorDefinition(ref);
+  if (clang_Cursor_isNull(*def) || clang_getCursorKind(*def) != CXCursor_FunctionDecl) return false;
+  if (!has_attr(*def, CXCursor_CUDADeviceAttr) || !in_file(*def, k->file)) return false;
+  for (int i = 0; i < k->call_depth; i++)
+    if (clang_equalCursors(k->call_stack[i], *def)) return false;
+  return child_of_kind(*def, CXCursor_CompoundStmt, body) &&
+         clang_Cursor_getNumArguments(*def) == clang_Cursor_getNumArguments(call);
+}
+
+/* Walks a helper's body as if it were written at the call: array arguments
+ * name the caller's arrays, scalar parameters evaluate to the arguments. */
+static void inline_call(kernel_ctx *k, CXCursor call, CXCursor def, CXCursor body) {
+  int n = clang_Cursor_getNumArguments(call);
+  int first_bind = k->bind_count, first_access = k->access_count;
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
+    CXCursor param = clang_Cursor_getArgument(def, (unsigned)i);
+    CXCursor bare = strip(arg);
+    int ai = clang_getCursorKind(bare) == CXCursor_DeclRefExpr ? find_array(k, clang_getCursorReferenced(bare)) : -1;
+    if (ai < 0) walk(k, arg, 0);
+    GROW(k->binds, k->bind_count, k->bind_cap);
+    k->binds[k->bind_count++] = (binding){.param = param, .array = ai, .arg = arg, .active = true};
+    add_var(k, param);           /* counts stores to the parameter inside the helper */
+  }
+  k->call_stack[k->call_depth++] = def;
+  walk(k, body, 0);
+  k->call_depth--;
+  for (int i = first_access; i < k->access_count; i++) {
+    flatten(k, &k->accesses[i], 0, &k->accesses[i].off);
+    k->accesses[i].flattened = true;
+  }
+  for (int i = first_bind; i < k->bind_count; i++) k->binds[i].active = false;
+}
+
 static void walk_call(kernel_ctx *k, CXCursor c) {
+  CXCursor def, body;
+  if (inlinable(k, c, &def, &body)) {
+    inline_call(k, c, def, body);
+    return;
+  }
   char *callee = cx_take(clang_getCursorSpelling(c));
   int mode = 0;
   if (strncmp(callee, "atomic", 6) == 0) mode = M_WRITE | M_READ | M_ATOMIC;
@@ -1448,6 +1526,7 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   k.opt = fc->opt;
   k.res = fc->res;
   k.inc_var = -1;
+  k.file = fc->file;
   k.name = cx_take(clang_getCursorSpelling(fn));
   for (int i = 0; i < ATOM_FIRST_SYMBOL; i++) {
     GROW(k.atoms, k.atom_count, k.atom_cap);
@@ -1467,7 +1546,8 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   for (int i = 0; i < nparams; i++) array_for_decl(&k, clang_Cursor_getArgument(fn, (unsigned)i));
   walk(&k, body, 0);
   if (k.block_known) { k.uses_dim[1] = k.block[1] > 1; k.uses_dim[2] = k.block[2] > 1; }
-  for (int i = 0; i < k.access_count; i++) flatten(&k, &k.accesses[i], 0, &k.accesses[i].off);
+  for (int i = 0; i < k.access_count; i++)
+    if (!k.accesses[i].flattened) flatten(&k, &k.accesses[i], 0, &k.accesses[i].off);
   for (int i = 0; i < k.access_count; i++) {
     access_info *x = &k.accesses[i];
     lane_model m;
@@ -1490,6 +1570,7 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     free(k.arrays[i].elem_type);
   }
   free(k.arrays);
+  free(k.binds);
   free(k.accesses);
   free(k.vars);
   free(k.atoms);
