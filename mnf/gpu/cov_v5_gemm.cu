@@ -147,6 +147,7 @@ static int resident_blocks(void)
 
 void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
 {
+  if (a->n <= 0 || a->bands <= 0) return;
   int tiles = ceil_div(a->bands, TILE), pairs = tiles * (tiles + 1) / 2;
   /* About two waves of blocks, so the blocks of unequal work (diagonal,
    * edge) even out; at least 1024 pixels a block so the final atomics

@@ -1,0 +1,34 @@
+#!/bin/sh
+# mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
+# go (the device budget allows one call): builds only the MNF targets, runs
+# the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), Nsight
+# Compute on the covariance kernel CUDA-MNF uses (V5, image 1) and a count
+# of its main instructions, then prints the tables. Run from the
+# repository root. Copy OUT_DIR to mnf/data/<run>/ and draw the plots with
+# mnf/plot.sh.
+set -u
+out=${1:?usage: mnf/run_h100.sh OUT_DIR}
+build=build-gpu
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/build.log" 2>&1
+cmake -S . -B $build -DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON >> "$out/build.log" 2>&1
+cmake --build $build -j16 --target mnf mnf-synth mnf-bench test_mnf_envi test_mnf_cpu test_mnf_gpu_kernels \
+  test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
+timeout 270 $build/bin/mnf-bench --out "$out" > "$out/bench.log" 2>&1
+timeout 90 ncu --kernel-name regex:cov_v5 --section SpeedOfLight --section Occupancy --section LaunchStats \
+  --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+  $build/bin/mnf-bench --profile-cov 5 > "$out/ncu_cov_v5.txt" 2>&1
+obj=$(find $build -name cov_v5_gemm.cu.o | head -1)
+{
+  echo "SASS instruction counts of cov_v5_kernel<short> ($obj)"
+  cuobjdump -sass "$obj" | awk '/Function : .*cov_v5_kernelIs/ {on = 1; next} /Function :/ {on = 0} on' > "$out/sass.tmp"
+  for op in FFMA LDS.128 STS LDG BAR.SYNC RED ATOM LDL STL; do
+    printf '%-8s %s\n' "$op" "$(grep -c "$op" "$out/sass.tmp")"
+  done
+  rm -f "$out/sass.tmp"
+} >> "$out/build.log" 2>&1
+tail -n 4 "$out/ctest.log"
+tail -n 12 "$out/build.log"
+grep -E "Duration|Compute \(SM\) Throughput|Achieved Occupancy|Issue Slots Busy|Registers Per" "$out/ncu_cov_v5.txt" | head -8
+cat "$out/mnf_tables.md"
