@@ -1036,7 +1036,7 @@ static bool is_read_only(const array_info *a) {
 }
 
 /* const float *__restrict__ name, for the T_4 fix-it on the parameter. */
-static void restrict_fix(kernel_ctx *k, wl_finding *f, const array_info *a) {
+static void restrict_fix(wl_finding *f, const array_info *a) {
   if (f->fix_count >= 2) return;
   CXSourceRange range = clang_getCursorExtent(a->decl);
   unsigned begin_line, begin_col, begin_off, end_off;
@@ -1051,7 +1051,6 @@ static void restrict_fix(kernel_ctx *k, wl_finding *f, const array_info *a) {
   add_note(f, begin_line, begin_col,
            wl_format("declare '%s' as 'const %s *__restrict__' so loads take the read-only path (T_4)",
                      a->name, a->elem_type));
-  (void)k;
 }
 
 /* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
@@ -1133,7 +1132,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
           set_message(t, wl_format("read-only '%s' is read non-consecutively through the plain global path",
                                    a->name),
                       compare_text(k, t, "texture strided", "global strided"));
-          restrict_fix(k, t, a);
+          restrict_fix(t, a);
         }
       }
     }
@@ -1148,7 +1147,7 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
         set_message(t, wl_format("read-only '%s' is gathered through an index loaded from memory, on the plain "
                                  "global path", a->name),
                     compare_text(k, t, "texture strided", "global strided"));
-        restrict_fix(k, t, a);
+        restrict_fix(t, a);
       }
     }
   }
@@ -1608,7 +1607,7 @@ static bool block_shape(CXCursor arg, long long *b) {
   return false;
 }
 
-static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const long long *b) {
+static void check_launch(file_ctx *fc, CXCursor callee, const long long *b) {
   long long threads = b[0] * b[1] * b[2];
   if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
   if (threads >= 128 && threads % 32 == 0) return;
@@ -1635,7 +1634,6 @@ static void check_launch(file_ctx *fc, CXCursor call, CXCursor callee, const lon
                   "empty; %s", threads, evidence)
       : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
                   threads, evidence);
-  (void)call;
 }
 
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
@@ -1652,7 +1650,7 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
       if (is_launch && !clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
         launch_info li = {.usr = cx_take(clang_getCursorUSR(kernel))};
         li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), li.block);
-        if (li.known && in_file(c, fc->file)) check_launch(fc, c, callee, li.block);
+        if (li.known && in_file(c, fc->file)) check_launch(fc, callee, li.block);
         GROW(fc->launches, fc->launch_count, fc->launch_cap);
         fc->launches[fc->launch_count++] = li;
       }

@@ -34,10 +34,6 @@ const json_value *wl_rule(const char *id) {
   return NULL;
 }
 
-const char *wl_rule_title(const char *id) {
-  return json_string_or(json_get(wl_rule(id), "title"), id);
-}
-
 bool wl_rule_is_checked(const char *id) {
   return strcmp(json_string_or(json_get(wl_rule(id), "check"), ""), "static") == 0;
 }

@@ -94,7 +94,6 @@ void wl_result_error(wl_file_result *r, const char *fmt, ...);
 /* profile.c */
 const json_value *wl_catalog(void);                 /* embedded rules/catalog.json */
 const json_value *wl_rule(const char *id);          /* NULL if unknown */
-const char *wl_rule_title(const char *id);
 bool wl_rule_is_checked(const char *id);
 json_value *wl_load_profile(const char *name_or_file, const char *arch, char *name_out,
                             size_t name_size, char *err, size_t err_size);
