@@ -29,9 +29,10 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
 int mnf_gpu_plan_execute(mnf_gpu_plan *plan, const mnf_result **r, char *err, size_t err_size);
 void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
 
-/* Where S3 and S5-S7 (the two 224x224-sized eigenproblems and three
- * products) run. AUTO, the default for gpu and the cuBLAS variants: the
- * first execute runs both and keeps the faster; gpu-naive uses the CPU. */
+/* Where S3 and S5-S7 (the two bands x bands eigenproblems and three
+ * products) run. CPU (LAPACKE, OpenBLAS) is the default, the one measured
+ * on the H100 (RESULTS.md); CUSOLVER puts them on the device; AUTO runs
+ * both on the first execute and keeps the faster. */
 enum mnf_gpu_solver { MNF_GPU_SOLVER_AUTO, MNF_GPU_SOLVER_CPU, MNF_GPU_SOLVER_CUSOLVER };
 void mnf_gpu_plan_set_solver(mnf_gpu_plan *plan, int solver);
 /* The current choice, and the two times the auto choice measured (0 if it

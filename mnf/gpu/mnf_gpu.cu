@@ -2,9 +2,9 @@
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
  *     or diff) and adds its noise and data covariances (V4) into double
- *     sums (V5); S3, S5-S7 by cuSOLVER Dsyevd and cuBLAS Dgemm on the
- *     device or by LAPACKE/OpenBLAS on the host, whichever the first run
- *     measured faster; S8 (transform V2) runs chunk by chunk with each
+ *     sums (V5); S3, S5-S7 on the host (LAPACKE/OpenBLAS) by default, or
+ *     by cuSOLVER Dsyevd and cuBLAS Dgemm on the device, or whichever the
+ *     first run measures faster (mnf_gpu_plan_set_solver); S8 (transform V2) runs chunk by chunk with each
  *     chunk's components going down while the next is computed.
  *   gpu-naive: whole-image copies, the V0 kernels (V1 for mean3), no
  *     overlap, the eigenproblems on the CPU.
@@ -12,7 +12,7 @@
  *     device, means by cublasSgemv, covariances by cublasSsyrk (the paper's
  *     choice) or cublasSgemm, S8 by cublasSgemm plus cublasSger for the
  *     mean; the noise filter is the same kernel as CUDA-MNF's, as in the
- *     paper, and S3, S5-S7 are chosen as for CUDA-MNF. */
+ *     paper, and S3, S5-S7 run where CUDA-MNF's do. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,7 +283,7 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   CUDA_CHECK(cudaEventCreate(&p->stop));
   CUDA_CHECK(cudaEventCreate(&p->reduced));
   CUDA_CHECK(cudaEventCreate(&p->work_done));
-  p->solver_choice = opt->impl == MNF_IMPL_GPU_NAIVE ? MNF_GPU_SOLVER_CPU : MNF_GPU_SOLVER_AUTO;
+  p->solver_choice = MNF_GPU_SOLVER_CPU;
   solver_create(p);
   return p;
 }
@@ -491,15 +491,16 @@ static int solve_cusolver(mnf_gpu_plan *p, char *err, size_t err_size)
   return 0;
 }
 
-/* S3, S5-S7 by the plan's choice. Auto: the first run does both, keeps
- * the faster for the runs after (the second's results stand; both are
+/* S3, S5-S7 by the plan's choice. Auto: the first run does both (one
+ * sample each, so a close call can go either way), keeps the faster for
+ * the runs after (the second's results stand; both are
  * float64 and agree to rounding). */
 static int solve(mnf_gpu_plan *p, char *err, size_t err_size)
 {
   if (p->solver_choice == MNF_GPU_SOLVER_CPU) return mnf_solve(&p->r, true, err, err_size);
   if (p->solver_choice == MNF_GPU_SOLVER_CUSOLVER) return solve_cusolver(p, err, err_size);
   double t0 = mnf_now_ms();
-  if (solve(p, err, err_size)) return -1;
+  if (mnf_solve(&p->r, true, err, err_size)) return -1;
   double t1 = mnf_now_ms();
   if (solve_cusolver(p, err, err_size)) return -1;
   p->solve_cpu_ms = t1 - t0;
@@ -532,7 +533,7 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
     covariances_custom(p);
   }
   double wall1 = mnf_now_ms();
-  if (mnf_solve(&p->r, true, err, err_size)) return -1;
+  if (solve(p, err, err_size)) return -1;
   double wall2 = mnf_now_ms();
   upload_transform(p);
   if (blas) transform_cublas(p);
@@ -551,12 +552,10 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   p->r.note = p->solver_choice == MNF_GPU_SOLVER_CUSOLVER
                   ? "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), "
                     "'S8' holds the transform with the download; 'S3' holds S3 and S5-S7 on the GPU (cuSOLVER "
-                    "Dsyevd, cuBLAS Dgemm), measured faster than the CPU on the first run; total by CUDA events, "
-                    "buffer allocation and pinning excluded"
+                    "Dsyevd, cuBLAS Dgemm); total by CUDA events, buffer allocation and pinning excluded"
                   : "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), "
-                    "'S8' holds the transform with the download; S3 and S5-S7 on the CPU (LAPACKE, OpenBLAS), "
-                    "measured faster than cuSOLVER on the first run or forced; total by CUDA events, buffer "
-                    "allocation and pinning excluded";
+                    "'S8' holds the transform with the download; S3 and S5-S7 on the CPU (LAPACKE, OpenBLAS); "
+                    "total by CUDA events, buffer allocation and pinning excluded";
   *out = &p->r;
   return 0;
 }
