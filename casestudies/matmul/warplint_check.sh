@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The link between the progression and the advisor: runs `warplint check` on
+# every version and on the unpadded counter-example, and either records the
+# output in warplint.txt (--record) or checks that it still matches the record
+# and says what the lesson claims:
+#   - 01_naive draws S_5 for both A and B (each element reused by a block);
+#   - no tiled version (02 onward) draws S_5;
+#   - extra/transposed_unpadded.cu draws S_1 (the bank conflict padding removes);
+#   - the fastest version, 13_large_tile, is clean.
+#
+#   warplint_check.sh WARPLINT BUILD_DIR [--record]
+# BUILD_DIR holds compile_commands.json (the include paths of the kernels).
+set -uo pipefail
+warplint=${1:?usage: warplint_check.sh WARPLINT BUILD_DIR [--record]}
+build=${2:?usage: warplint_check.sh WARPLINT BUILD_DIR [--record]}
+mode=${3:-check}
+cd "$(dirname "$0")/../.."   # paths in the output stay relative to the repo
+record=casestudies/matmul/warplint.txt
+out=$(mktemp)
+trap 'rm -f "$out" "$out.new"' EXIT
+
+for f in casestudies/matmul/[0-9][0-9]_*.cu casestudies/matmul/extra/*.cu; do
+  echo "== $f"
+  "$warplint" check -p "$build" "$f"
+  rc=$?
+  if [ $rc -ge 2 ]; then echo "warplint_check: warplint failed on $f (exit $rc)" >&2; exit 1; fi
+done >"$out" 2>&1
+
+if [ "$mode" = --record ]; then
+  cp "$out" "$out.new" && mv "$out.new" "$record"
+  echo "warplint_check: recorded $record"
+  exit 0
+fi
+
+failed=0
+expect() {  # expect DESCRIPTION COMMAND...
+  if "${@:2}"; then echo "ok: $1"; else echo "FAILED: $1"; failed=$((failed + 1)); fi
+}
+
+
+expect "01_naive draws S_5 for B" grep -qE "01_naive.cu:.*'B'.*\[S_5\]" "$out"
+expect "01_naive draws S_5 for A by name" grep -qE "01_naive.cu:.*'A'.*\[S_5\]" "$out"
+expect "no tiled version draws S_5" bash -c "! grep -E '/(0[2-9]|1[0-9])_[a-z0-9_]+\.cu:.*\[S_5\]' '$out'"
+expect "the unpadded transposed tile draws S_1" grep -qE "extra/transposed_unpadded.cu:.*\[S_1\]" "$out"
+expect "13_large_tile is clean" bash -c "! grep -qE '13_large_tile.cu:[0-9]+:[0-9]+: warning' '$out'"
+expect "the output matches casestudies/matmul/warplint.txt (re-record with --record)" diff -u "$record" "$out"
+echo "$((6 - failed)) passed, $failed failed"
+[ $failed = 0 ]
