@@ -1,13 +1,14 @@
 /* The GPU implementations of the whole MNF:
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
- *     or diff) and adds its noise and data covariances (V4) into double
- *     sums (V5); S3, S5-S7 on the host (LAPACKE/OpenBLAS) by default, or
- *     by cuSOLVER Dsyevd and cuBLAS Dgemm on the device, or whichever the
- *     first run measures faster (mnf_gpu_plan_set_solver); S8 (transform V2) runs chunk by chunk with each
- *     chunk's components going down while the next is computed.
+ *     or diff) and adds its noise and data covariances (V5) into double
+ *     sums; S3, S5-S7 on the host (LAPACKE/OpenBLAS) by default, or by
+ *     cuSOLVER Dsyevd and cuBLAS Dgemm on the device, or whichever the
+ *     first run measures faster (mnf_gpu_plan_set_solver); S8 (transform
+ *     V2) runs chunk by chunk with each chunk's components going down while
+ *     the next is computed.
  *   gpu-naive: whole-image copies, the V0 kernels (V1 for mean3), no
- *     overlap, the eigenproblems on the CPU.
+ *     overlap.
  *   cublas / cublas-gemm (CUBLAS-MNF): the image converted to float on the
  *     device, means by cublasSgemv, covariances by cublasSsyrk (the paper's
  *     choice) or cublasSgemm, S8 by cublasSgemm plus cublasSger for the
