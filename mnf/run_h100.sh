@@ -2,8 +2,8 @@
 # mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
 # go (the device budget allows one call): builds only the MNF targets, runs
 # the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), Nsight
-# Compute on the covariance kernel CUDA-MNF uses (V5, image 1) and a count
-# of its main instructions, then prints the tables. Run from the
+# Compute on covariance V5 (what CUDA-MNF uses) and V6, image 1, and a count
+# of V5's main instructions, then prints the tables. Run from the
 # repository root. Copy OUT_DIR to mnf/data/<run>/ and draw the plots with
 # mnf/plot.sh.
 set -u
@@ -16,9 +16,11 @@ cmake --build $build -j16 --target mnf mnf-synth mnf-bench test_mnf_envi test_mn
   test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
 timeout 270 $build/bin/mnf-bench --out "$out" > "$out/bench.log" 2>&1
-timeout 90 ncu --kernel-name regex:cov_v5 --section SpeedOfLight --section Occupancy --section LaunchStats \
-  --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
-  $build/bin/mnf-bench --profile-cov 5 > "$out/ncu_cov_v5.txt" 2>&1
+for v in 5 6; do
+  timeout 90 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+    $build/bin/mnf-bench --profile-cov $v > "$out/ncu_cov_v$v.txt" 2>&1
+done
 obj=$(find $build -name cov_v5_gemm.cu.o | head -1)
 {
   echo "SASS instruction counts of cov_v5_kernel<short> ($obj)"
@@ -30,5 +32,8 @@ obj=$(find $build -name cov_v5_gemm.cu.o | head -1)
 } >> "$out/build.log" 2>&1
 tail -n 4 "$out/ctest.log"
 tail -n 12 "$out/build.log"
-grep -E "Duration|Compute \(SM\) Throughput|Achieved Occupancy|Issue Slots Busy|Registers Per" "$out/ncu_cov_v5.txt" | head -8
+for v in 5 6; do
+  echo "ncu cov_v$v:"
+  grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
+done
 cat "$out/mnf_tables.md"

@@ -1,7 +1,7 @@
 /* mnf-bench: reproduces Fang et al.'s Tables 5, 6, 7 and 8 on this GPU for
  * the paper's three AVIRIS-sized scenes (224 bands; 614x1087, 753x1924,
  * 781x6955), synthetic and int16, generated in memory.
- *   mnf-bench [--out DIR] [--scenes N] [--components M] [--profile-cov 3|4|5]
+ *   mnf-bench [--out DIR] [--scenes N] [--components M] [--profile-cov 3..6]
  * Kernel times: CUDA events, median of repeats after a warm-up (fewer
  * repeats for slow versions, see measure()). End to end: from the first
  * upload to the last download, CUDA events, buffer allocation excluded.
@@ -194,7 +194,7 @@ static double covariance_error(const mnf_image *img, kernel_ctx *c)
 
 /* ---- the tables -------------------------------------------------------- */
 
-#define COV_VERSIONS 6
+#define COV_VERSIONS 7
 
 struct scene_times {
   double filter[4], cov[COV_VERSIONS], transform[3];
@@ -311,9 +311,9 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
   }
 
   static const char *cov_names[COV_VERSIONS] = {"cov_v0_naive", "cov_v1_shared_reduce", "cov_v2_registers",
-                                                "cov_v3_tiled", "cov_v4_padded", "cov_v5_gemm"};
+                                                "cov_v3_tiled", "cov_v4_padded", "cov_v5_gemm", "cov_v6_deferred"};
   static const cov_launch covs[COV_VERSIONS] = {cov_v0_naive, cov_v1_shared_reduce, cov_v2_registers,
-                                                cov_v3_tiled, cov_v4_padded, cov_v5_gemm};
+                                                cov_v3_tiled, cov_v4_padded, cov_v5_gemm, cov_v6_deferred};
   /* The symmetric product: B(B+1)/2 outputs, 2 flops per pixel each. */
   double flops = (double)B * (B + 1) / 2 * 2.0 * S;
   t->floor_ms = flops / (peak * 1e6);
@@ -531,7 +531,7 @@ static double transfer_floor_ms(int scene, const mnf_image *img, int components)
   return su.median + sd.median;
 }
 
-/* --profile-cov V: one launch of covariance version V (3, 4 or 5) on image 1,
+/* --profile-cov V: one launch of covariance version V (3 to 6) on image 1,
  * for a profiler (ncu --kernel-name regex:cov_v). */
 static int profile_cov(int version)
 {
@@ -547,7 +547,7 @@ static int profile_cov(int version)
   CUDA_CHECK(cudaMemcpy(d_x, img.data, mnf_image_bytes(&img), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(d_sum, 0, sizeof(double) * BANDS * BANDS));
   gpu_matrix x = {d_x, ENVI_I16, BANDS, (long long)S, (long long)S};
-  (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : cov_v5_gemm)(&x, NULL, d_sum, 0);
+  (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : version == 5 ? cov_v5_gemm : cov_v6_deferred)(&x, NULL, d_sum, 0);
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaFree(d_x));
@@ -568,14 +568,15 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].filter[3], t[i].filter[0] / t[i].filter[3], paper_table5[i][0], paper_table5[i][3],
             paper_table5[i][0] / paper_table5[i][3]);
   fprintf(f, "\nTable 6, covariance of the image (ms; speed-up over V0; K20c from the paper)\n\n");
-  fprintf(f, "| image | V0 | V1 | V2 | V3 | V4 | V5 gemm | K20c V0 | K20c V4 | V5 GFLOP/s | FP32 floor | V5/floor | V4/floor | V5 rel. error vs fp64 |\n"
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  fprintf(f, "| image | V0 | V1 | V2 | V3 | V4 | V5 gemm | V6 deferred | K20c V0 | K20c V4 | V5 GFLOP/s | FP32 floor | V5/floor | V6/floor | V4/floor | V5 rel. error vs fp64 |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < scenes; i++)
-    fprintf(f, "| %d | %.1f | %.2f (%.1f) | %.2f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.0f | %.0f (%.1f) | %.0f | %.3f | %.2f | %.2f | %.1e |\n",
+    fprintf(f, "| %d | %.1f | %.2f (%.1f) | %.2f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.3f (%.1f) | %.0f | %.0f (%.1f) | %.0f | %.3f | %.2f | %.2f | %.2f | %.1e |\n",
             i + 1, t[i].cov[0], t[i].cov[1], t[i].cov[0] / t[i].cov[1], t[i].cov[2], t[i].cov[0] / t[i].cov[2], t[i].cov[3],
             t[i].cov[0] / t[i].cov[3], t[i].cov[4], t[i].cov[0] / t[i].cov[4], t[i].cov[5], t[i].cov[0] / t[i].cov[5],
-            paper_table6[i][0], paper_table6[i][4], paper_table6[i][0] / paper_table6[i][4], t[i].cov_gflops, t[i].floor_ms,
-            t[i].cov[5] / t[i].floor_ms, t[i].cov[4] / t[i].floor_ms, t[i].cov_error);
+            t[i].cov[6], t[i].cov[0] / t[i].cov[6], paper_table6[i][0], paper_table6[i][4],
+            paper_table6[i][0] / paper_table6[i][4], t[i].cov_gflops, t[i].floor_ms, t[i].cov[5] / t[i].floor_ms,
+            t[i].cov[6] / t[i].floor_ms, t[i].cov[4] / t[i].floor_ms, t[i].cov_error);
   fprintf(f, "\nThe same covariance by cuBLAS on the image as float (ms; what CUBLAS-MNF calls twice)\n\n"
              "| image | cublasSsyrk | cublasSgemm | V5 | Ssyrk / V5 | Sgemm / V5 |\n|---|---|---|---|---|---|\n");
   for (int i = 0; i < scenes; i++)
@@ -620,7 +621,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--scenes")) scenes = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--profile-cov 3|4|5]\n");
+      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--profile-cov 3..6]\n");
       return 2;
     }
   }

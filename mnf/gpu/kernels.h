@@ -13,6 +13,8 @@
  *   cov_v4_padded        V4: as V3, tiles transposed and padded: no bank conflicts (S_1)
  *   cov_v5_gemm          V5: GEMM-like, 64x64 tiles of two warps, 8x8 outputs per thread,
  *                        double-buffered stages, lower-triangle tiles only (not in the paper)
+ *   cov_v6_deferred      V6: V5 with the prefetched values converted only when staged,
+ *                        the grid in whole waves (not in the paper)
  *   transform_v0_naive   V0: a thread per (component, pixel), T in global memory
  *   transform_v1_constant V1: T in __constant__ memory (C_2)
  *   transform_v2_shared  V2: image tiles in shared memory (S_5+S_6)
@@ -64,6 +66,7 @@ void cov_v2_registers(const gpu_matrix *a, const float *shift, double *sum, cuda
 void cov_v3_tiled(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v4_padded(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
+void cov_v6_deferred(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 
 /* sums[b] += sum_k (a_bk - shift_b), blocked like the covariances. */
 void band_sums(const gpu_matrix *a, const float *shift, double *sums, cudaStream_t s);

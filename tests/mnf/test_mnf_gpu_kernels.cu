@@ -179,6 +179,7 @@ int main(void)
         check_cov("cov_v3_tiled", cov_v3_tiled, &s, row0, nrows, shift);
         check_cov("cov_v4_padded", cov_v4_padded, &s, row0, nrows, shift);
         check_cov("cov_v5_gemm", cov_v5_gemm, &s, row0, nrows, shift);
+        check_cov("cov_v6_deferred", cov_v6_deferred, &s, row0, nrows, shift);
       }
       for (int m : {1, 20}) {
         check_transform("transform_v0_naive", transform_v0_naive, &s, m, row0, nrows);
@@ -195,6 +196,7 @@ int main(void)
   check_cov("cov_v3_tiled", cov_v3_tiled, &big, 0, 157, true);
   check_cov("cov_v4_padded", cov_v4_padded, &big, 0, 157, true);
   check_cov("cov_v5_gemm", cov_v5_gemm, &big, 0, 157, true);
+  check_cov("cov_v6_deferred", cov_v6_deferred, &big, 0, 157, true);
   check_cov("cov_v2_registers", cov_v2_registers, &big, 0, 157, true);
   check_band_sums(&big);
   scene_free(&big);
@@ -204,6 +206,8 @@ int main(void)
   check_cov("cov_v4_padded", cov_v4_padded, &wide, 0, 45, true);
   check_cov("cov_v5_gemm", cov_v5_gemm, &wide, 0, 45, true);
   check_cov("cov_v5_gemm", cov_v5_gemm, &wide, 11, 30, false);
+  check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 0, 45, true);
+  check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 11, 30, false);
   scene_free(&wide);
   return test_summary();
 }
