@@ -19,7 +19,9 @@ static const char *const space_names[] = {"global", "shared", "constant", "local
 /* ATOMK_TEMPLATE: a non-type template parameter, constant in each instantiation. */
 enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE };
 
-enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_LOOP_INC = 16 };
+/* M_ADDR: the subscript sits under a plain '&' (&tile[i][j]), so the access
+ * width is whatever the pointer is cast to, not the element's. */
+enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_LOOP_INC = 16, M_ADDR = 32 };
 
 #define MAX_DIMS 4
 #define MAX_LOOPS 16
@@ -59,6 +61,7 @@ typedef struct access_info {
   CXCursor index[MAX_DIMS];
   int nidx;
   bool write, read, ldg;
+  bool addr_taken;               /* under a plain '&': the element width may not be the access width */
   int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no induction variable) */
   int loop_count;
   unsigned line, column;
@@ -94,6 +97,8 @@ typedef struct kernel_ctx {
   CXCursor call_stack[MAX_INLINE]; int call_depth;
   long long block[3]; bool block_known;
   bool uses_dim[3];              /* threadIdx.y / .z appear in the kernel */
+  int probe_loop;                /* lane_expr: this loop atom's variable moved by probe_step (-1: none) */
+  long long probe_step;
 } kernel_ctx;
 
 /* Launch sites found in the file: kernel -> block shape. */
@@ -570,6 +575,7 @@ static void record_access(kernel_ctx *k, CXCursor c, int mode) {
   x->write = (mode & M_WRITE) != 0;
   x->read = (mode & M_READ) != 0 || !(mode & M_WRITE);
   x->ldg = (mode & M_LDG) != 0;
+  x->addr_taken = (mode & M_ADDR) != 0;
   x->loop_count = k->loop_depth;
   memcpy(x->loops, k->loop_stack, sizeof k->loop_stack);
   location_of(cur, &x->line, &x->column);
@@ -787,7 +793,7 @@ static void walk(kernel_ctx *k, CXCursor c, int mode) {
       walk_children(k, c, M_WRITE | M_READ);
       return;
     }
-    if (op == CXUnaryOperator_AddrOf) { walk_children(k, c, mode ? mode : M_WRITE | M_READ); return; }
+    if (op == CXUnaryOperator_AddrOf) { walk_children(k, c, mode ? mode : M_WRITE | M_READ | M_ADDR); return; }
     walk_children(k, c, M_READ);
     return;
   }
@@ -842,6 +848,7 @@ typedef struct lane_model {
   poly stride;                   /* coefficient of threadIdx.x, in elements */
   bool stride_const;
   long long stride_value;
+  bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
 } lane_model;
 
 static bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
@@ -1090,8 +1097,10 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
 static void check_global(kernel_ctx *k, const access_info *x, const lane_model *m) {
   array_info *a = &k->arrays[x->array];
   char buf[200];
+  /* irregular: lanes evaluated one by one with no single stride (t / 2 * n) */
+  bool irregular = m->kind == LANE_CONCRETE && m->evaluated && !m->stride_const;
   bool strided = (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value != 0 &&
-                  m->stride_value != 1) ||
+                  m->stride_value != 1) || irregular ||
                  (m->kind == LANE_SYMBOLIC && !m->stride_const && !m->stride.unknown);
   if ((m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == 1)
     append_pattern(a, "consecutive");
@@ -1103,7 +1112,9 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
       if (got <= ideal) strided = false;
     }
     if (strided) {
-      if (m->kind == LANE_CONCRETE) {
+      if (irregular) {
+        snprintf(buf, sizeof buf, "irregular lane offsets");
+      } else if (m->kind == LANE_CONCRETE) {
         snprintf(buf, sizeof buf, "stride %lld", m->stride_value);
       } else {
         char s[120];
@@ -1115,7 +1126,10 @@ static void check_global(kernel_ctx *k, const access_info *x, const lane_model *
       if (f) {
         add_metric(k, f, "pattern.global.strided");
         add_metric(k, f, "pattern.global.aligned");
-        char *head = m->kind == LANE_CONCRETE
+        char *head = irregular
+            ? wl_format("non-consecutive global access to '%s': the lanes' offsets follow no single stride, "
+                        "%d sectors per warp request instead of %d", a->name, got, ideal)
+            : m->kind == LANE_CONCRETE
             ? wl_format("non-consecutive global access to '%s': consecutive lanes are %lld elements apart, "
                         "%d sectors per warp request instead of %d", a->name, m->stride_value, got, ideal)
             : wl_format("non-consecutive global access to '%s': consecutive lanes are %s elements apart, "
@@ -1227,6 +1241,276 @@ static void flatten(kernel_ctx *k, access_info *x, long long pad, poly *out) {
   }
 }
 
+/* ---- per-lane evaluation, where the polynomial gives up ----
+ * t / 2, (t % 4) * 8 and the like are not polynomials, but for one warp they
+ * are 32 numbers. lane_expr evaluates an index expression for the 32 threads
+ * of one warp with C integer semantics. A value the warp shares but warplint
+ * cannot know (blockIdx, a parameter, a loop's progress) is carried as
+ * `shifted`: the true value is v[lane] + U with one unknown U for the whole
+ * warp. U may be added, or scaled by a constant, since that moves every lane
+ * alike; once it meets a lane-varying value in /, %, >>, & or a product, the
+ * lanes' pattern itself depends on U and the evaluation gives up. */
+typedef struct lane_vals { long long v[32]; bool shifted; } lane_vals;
+
+/* Keeps products of small indices far from overflow. */
+#define LANE_VALUE_LIMIT (1LL << 40)
+
+static void lanes_fill(lane_vals *o, long long value, bool shifted) {
+  for (int l = 0; l < 32; l++) o->v[l] = value;
+  o->shifted = shifted;
+}
+
+static bool lanes_invariant(const lane_vals *a) {
+  for (int l = 1; l < 32; l++)
+    if (a->v[l] != a->v[0]) return false;
+  return true;
+}
+
+static bool lanes_in_range(const lane_vals *a, long long low) {
+  for (int l = 0; l < 32; l++)
+    if (a->v[l] < low || a->v[l] > LANE_VALUE_LIMIT || a->v[l] < -LANE_VALUE_LIMIT) return false;
+  return true;
+}
+
+/* threadIdx, blockDim and the other built-ins for the threads of warp w. */
+static void lane_builtin(const kernel_ctx *k, int atom, int warp, lane_vals *out) {
+  if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) {
+    lanes_fill(out, k->block[atom - ATOM_BDX], false);
+    return;
+  }
+  if (!is_thread_atom(atom) || (!k->block_known && atom != ATOM_TX)) {
+    lanes_fill(out, 0, true);    /* one value for the warp, unknown here */
+    return;
+  }
+  out->shifted = false;
+  for (int l = 0; l < 32; l++) {
+    long long t[3];
+    lane_coords(k, 32 * warp + l, t);
+    out->v[l] = t[atom - ATOM_TX];
+  }
+}
+
+/* Integer /, %, >> and &: exact only on concrete, non-negative values
+ * (unsigned and signed agree there). A uniform operand pair stays uniform. */
+static bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b,
+                           lane_vals *out) {
+  if (a->shifted || b->shifted) {
+    if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
+    lanes_fill(out, 0, true);
+    return true;
+  }
+  if (!lanes_in_range(a, 0) || !lanes_in_range(b, 0)) return false;
+  for (int l = 0; l < 32; l++) {
+    long long x = a->v[l], y = b->v[l];
+    switch (op) {
+    case CXBinaryOperator_Div: if (y == 0) return false; out->v[l] = x / y; break;
+    case CXBinaryOperator_Rem: if (y == 0) return false; out->v[l] = x % y; break;
+    case CXBinaryOperator_Shr: if (y > 62) return false; out->v[l] = x >> y; break;
+    default: out->v[l] = x & y; break;
+    }
+  }
+  out->shifted = false;
+  return true;
+}
+
+/* a * b where at most a uniform shift is carried along: (v + U) * c keeps U
+ * additive only when c is the same constant for every lane. */
+static bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
+  if (a->shifted && b->shifted) {
+    if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
+    lanes_fill(out, 0, true);
+    return true;
+  }
+  if ((a->shifted && !lanes_invariant(b)) || (b->shifted && !lanes_invariant(a))) return false;
+  for (int l = 0; l < 32; l++) out->v[l] = a->v[l] * b->v[l];
+  out->shifted = a->shifted || b->shifted;
+  return lanes_in_range(out, -LANE_VALUE_LIMIT);
+}
+
+static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
+
+static bool lane_binary(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  child_list l = children(c);
+  if (l.n != 2) return false;
+  lane_vals a, b;
+  if (!lane_expr(k, l.c[0], warp, &a, depth + 1) || !lane_expr(k, l.c[1], warp, &b, depth + 1)) return false;
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+  switch (op) {
+  case CXBinaryOperator_Add:
+  case CXBinaryOperator_Sub:
+    for (int i = 0; i < 32; i++) out->v[i] = op == CXBinaryOperator_Add ? a.v[i] + b.v[i] : a.v[i] - b.v[i];
+    out->shifted = a.shifted || b.shifted;
+    return lanes_in_range(out, -LANE_VALUE_LIMIT);
+  case CXBinaryOperator_Mul:
+    return lanes_mul(&a, &b, out);
+  case CXBinaryOperator_Shl: {
+    /* a << n is a * 2^n for a constant n */
+    if (b.shifted || !lanes_invariant(&b) || b.v[0] < 0 || b.v[0] > 30) return false;
+    lane_vals scale;
+    lanes_fill(&scale, 1LL << b.v[0], false);
+    return lanes_mul(&a, &scale, out);
+  }
+  case CXBinaryOperator_Div:
+  case CXBinaryOperator_Rem:
+  case CXBinaryOperator_Shr:
+  case CXBinaryOperator_And:
+    return lanes_exact_op(op, &a, &b, out);
+  default:
+    return false;
+  }
+}
+
+/* A local variable through its single initialiser, as eval_var does; a loop
+ * variable is its start plus the loop's progress, uniform across the warp. */
+static bool lane_var(kernel_ctx *k, CXCursor decl, int warp, lane_vals *out, int depth) {
+  int v = find_var(k, decl);
+  if (v < 0) return false;
+  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
+  if (k->vars[v].writes != 0 || clang_Cursor_isNull(init) || k->vars[v].evaluating) return false;
+  k->vars[v].evaluating = true;
+  bool ok = lane_expr(k, init, warp, out, depth + 1);
+  k->vars[v].evaluating = false;
+  if (!ok || k->vars[v].loop_atom < 0) return ok;
+  out->shifted = true;
+  if (k->vars[v].loop_atom == k->probe_loop)
+    for (int l = 0; l < 32; l++) out->v[l] += k->probe_step;
+  return true;
+}
+
+static bool lane_decl_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  long long value;
+  if (const_value(c, &value)) { lanes_fill(out, value, false); return true; }
+  CXCursor d = clang_getCursorReferenced(c);
+  if (active_binding(k, d)) return false;
+  switch (clang_getCursorKind(d)) {
+  case CXCursor_ParmDecl:
+  case CXCursor_NonTypeTemplateParameter:
+    lanes_fill(out, 0, true);    /* kernel parameters and template parameters: uniform */
+    return true;
+  case CXCursor_VarDecl:
+    return lane_var(k, d, warp, out, depth);
+  default:
+    return false;
+  }
+}
+
+static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  c = strip(c);
+  long long value;
+  if (depth > 24) return false;
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_UnaryExpr:
+    if (!eval_int(c, &value)) return false;
+    lanes_fill(out, value, false);
+    return true;
+  case CXCursor_MemberRefExpr: {
+    int atom = member_builtin(c);
+    if (atom < 0) return false;
+    lane_builtin(k, atom, warp, out);
+    return true;
+  }
+  case CXCursor_DeclRefExpr:
+    return lane_decl_ref(k, c, warp, out, depth);
+  case CXCursor_BinaryOperator:
+    return lane_binary(k, c, warp, out, depth);
+  case CXCursor_UnaryOperator: {
+    child_list l = children(c);
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (l.n != 1 || (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus)) return false;
+    if (!lane_expr(k, l.c[0], warp, out, depth + 1)) return false;
+    if (op == CXUnaryOperator_Minus)
+      for (int i = 0; i < 32; i++) out->v[i] = -out->v[i];
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* The flattened element offset of each lane of warp w, as flatten() builds it. */
+static bool flatten_lanes(kernel_ctx *k, const access_info *x, long long pad, int warp, lane_vals *out) {
+  const array_info *a = &k->arrays[x->array];
+  lanes_fill(out, 0, false);
+  for (int d = 0; d < x->nidx; d++) {
+    if (d + 1 < a->ndim && a->ext[d + 1] <= 0) return false;
+    lane_vals idx, scale;
+    if (!lane_expr(k, x->index[d], warp, &idx, 0)) return false;
+    lanes_fill(&scale, flatten_extent_product(a, d + 1, pad), false);
+    if (!lanes_mul(&idx, &scale, &idx)) return false;
+    for (int l = 0; l < 32; l++) out->v[l] += idx.v[l];
+    out->shifted = out->shifted || idx.shifted;
+  }
+  return true;
+}
+
+/* Whether an unrolled loop (constant trip, unit step) around the access
+ * walks consecutive elements: the compiler may then merge its iterations into
+ * one 8- or 16-byte access (06_regtile_2d's As[trow * TM + i][k] becomes
+ * LDS.128), whose bank pattern is not the one-word access modelled here. */
+static bool vectorisable(kernel_ctx *k, const access_info *x, long long pad, const lane_vals *base) {
+  for (int i = 0; i < x->loop_count && i < MAX_LOOPS; i++) {
+    int loop = x->loops[i];
+    if (loop < 0 || !k->atoms[loop].const_trip || !k->atoms[loop].unit_step) continue;
+    lane_vals moved;
+    k->probe_loop = loop;
+    k->probe_step = 1;
+    bool ok = flatten_lanes(k, x, pad, 0, &moved);
+    k->probe_loop = -1;
+    if (!ok) return true;        /* unsure: treat as vectorisable, stay silent */
+    long long step = moved.v[0] - base->v[0];
+    bool uniform_step = step == 1 || step == -1;
+    for (int l = 1; l < 32 && uniform_step; l++) uniform_step = moved.v[l] - base->v[l] == step;
+    if (uniform_step) return true;
+  }
+  return false;
+}
+
+/* The lanes of an access whose index is no polynomial, evaluated warp by
+ * warp over the block (over blockDim.x up to 1024 when no launch gives the
+ * shape). Kept only when every warp shows the same pattern up to a shift,
+ * so that warp 0 speaks for all of them. Not for helpers' accesses (their
+ * parameters are no longer bound here), accesses through '&' (the cast
+ * decides the width), sub-word elements with a dropped uniform part (the
+ * dropped shift could move lanes across word boundaries), or accesses an
+ * unrolled loop may widen (vectorisable). */
+static void model_lanes_evaluated(kernel_ctx *k, const access_info *x, long long pad, lane_model *m) {
+  if (x->flattened || x->addr_taken) return;
+  int warps = 32;
+  if (k->block_known) {
+    long long threads = k->block[0] * k->block[1] * k->block[2];
+    if (threads <= 0 || threads > 1024 || threads % 32 != 0) return;
+    warps = (int)(threads / 32);
+  }
+  lane_vals first, other;
+  if (!flatten_lanes(k, x, pad, 0, &first)) return;
+  if (first.shifted && k->arrays[x->array].elem_size < 4) return;
+  if (vectorisable(k, x, pad, &first)) return;
+  for (int w = 1; w < warps; w++) {
+    if (!flatten_lanes(k, x, pad, w, &other)) return;
+    for (int l = 1; l < 32; l++)
+      if (other.v[l] - other.v[0] != first.v[l] - first.v[0]) return;
+  }
+  memcpy(m->offset, first.v, sizeof m->offset);
+  m->kind = lanes_invariant(&first) ? LANE_UNIFORM : LANE_CONCRETE;
+  m->evaluated = true;
+  /* a lane stride only when the offsets are an arithmetic sequence */
+  m->stride_value = first.v[1] - first.v[0];
+  m->stride_const = true;
+  for (int l = 2; l < 32 && m->stride_const; l++)
+    m->stride_const = first.v[l] - first.v[l - 1] == m->stride_value;
+  if (m->stride_const) poly_const(&m->stride, m->stride_value);
+  else poly_unknown(&m->stride, false);
+}
+
+/* The lane model of an access: its polynomial, or failing that (and not
+ * because of a value loaded from memory) its lanes evaluated one by one. */
+static void model_access(kernel_ctx *k, const access_info *x, long long pad, const poly *off, lane_model *m) {
+  model_lanes(k, off, m);
+  if (m->kind == LANE_UNKNOWN && off->unknown && !off->data_dependent) model_lanes_evaluated(k, x, pad, m);
+}
+
 /* Source text of the last extent of an array declaration, for padding. */
 static bool last_extent_range(const array_info *a, unsigned *line, unsigned *column, unsigned *length,
                               char **text) {
@@ -1294,6 +1578,7 @@ static void check_shared(kernel_ctx *k, access_info *x, const lane_model *m) {
   if (degree < 2) {
     if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
     else if (m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
+    else if (!m->stride_const) append_pattern(a, "irregular, conflict-free");
     else append_pattern(a, "strided, conflict-free (S_3)");
     return;
   }
@@ -1318,7 +1603,7 @@ static void check_shared(kernel_ctx *k, access_info *x, const lane_model *m) {
   poly padded;
   flatten(k, x, 1, &padded);
   lane_model pm;
-  model_lanes(k, &padded, &pm);
+  model_access(k, x, 1, &padded, &pm);
   if (pm.kind != LANE_CONCRETE || conflict_degree(pm.offset, a->elem_size) != 1) return;
   unsigned line, column, length;
   char *text;
@@ -1525,6 +1810,7 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   k.opt = fc->opt;
   k.res = fc->res;
   k.inc_var = -1;
+  k.probe_loop = -1;
   k.file = fc->file;
   k.name = cx_take(clang_getCursorSpelling(fn));
   for (int i = 0; i < ATOM_FIRST_SYMBOL; i++) {
@@ -1550,7 +1836,7 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   for (int i = 0; i < k.access_count; i++) {
     access_info *x = &k.accesses[i];
     lane_model m;
-    model_lanes(&k, &x->off, &m);
+    model_access(&k, x, 0, &x->off, &m);
     switch (k.arrays[x->array].space) {
     case SP_GLOBAL: check_global(&k, x, &m); break;
     case SP_SHARED: check_shared(&k, x, &m); break;
