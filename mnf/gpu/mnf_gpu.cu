@@ -1,10 +1,12 @@
 /* The GPU implementations of the whole MNF:
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
- *     or diff) and adds its noise and data covariances (V5) into double
- *     sums; S3, S5-S7 on the host (LAPACKE/OpenBLAS) by default, or by
- *     cuSOLVER Dsyevd and cuBLAS Dgemm on the device, or whichever the
- *     first run measures faster (mnf_gpu_plan_set_solver); S8 (transform
+ *     or diff) and adds its noise and data covariances into double
+ *     sums (V6); S3, S5-S7 by default wherever the first run measures
+ *     faster: on the host (LAPACKE/OpenBLAS) or by cuSOLVER Dsyevd and
+ *     cuBLAS Dgemm on the device (mnf_gpu_plan_set_solver forces one; on the
+ *     H100 run 4 the device solve took 4.1-4.3 ms against 11.5-14.6 ms on the
+ *     host, mnf/data/h100_run4); S8 (transform
  *     V2) runs chunk by chunk with each chunk's components going down while
  *     the next is computed.
  *   gpu-naive: whole-image copies, the V0 kernels (V1 for mean3), no
@@ -284,7 +286,7 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   CUDA_CHECK(cudaEventCreate(&p->stop));
   CUDA_CHECK(cudaEventCreate(&p->reduced));
   CUDA_CHECK(cudaEventCreate(&p->work_done));
-  p->solver_choice = MNF_GPU_SOLVER_CPU;
+  p->solver_choice = MNF_GPU_SOLVER_AUTO;
   solver_create(p);
   return p;
 }
@@ -340,7 +342,7 @@ static void covariances_custom(mnf_gpu_plan *p)
   double *cn = p->d_acc, *cd = cn + (size_t)B * B, *fsum = cd + (size_t)B * B, *xsum = fsum + B;
   bool streamed = p->opt.impl == MNF_IMPL_GPU;
   filter_launch filter = streamed ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
-  cov_launch cov = streamed ? cov_v5_gemm : cov_v0_naive;
+  cov_launch cov = streamed ? cov_v6_deferred : cov_v0_naive;
   gpu_image view = image_view(p);
   CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
   for (int c = 0; c < p->chunks; c++) {
