@@ -2,8 +2,8 @@
 # mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
 # go (the device budget allows one call): builds only the MNF targets, runs
 # the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), Nsight
-# Compute on covariance V5 (what CUDA-MNF uses) and V6, image 1, and a count
-# of V5's main instructions, then prints the tables. Run from the
+# Compute on covariance V6 (what CUDA-MNF uses) and V7, image 1, and a count
+# of V7's main instructions, then prints the tables. Run from the
 # repository root. Copy OUT_DIR to mnf/data/<run>/ and draw the plots with
 # mnf/plot.sh.
 set -u
@@ -16,23 +16,23 @@ cmake --build $build -j16 --target mnf mnf-synth mnf-bench test_mnf_envi test_mn
   test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
 timeout 270 $build/bin/mnf-bench --out "$out" > "$out/bench.log" 2>&1
-for v in 5 6; do
-  timeout 90 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
+for v in 6 7; do
+  timeout 40 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
     $build/bin/mnf-bench --profile-cov $v > "$out/ncu_cov_v$v.txt" 2>&1
 done
-obj=$(find $build -name cov_v5_gemm.cu.o | head -1)
+obj=$(find $build -name cov_v7_occupancy.cu.o | head -1)
 {
-  echo "SASS instruction counts of cov_v5_kernel<short> ($obj)"
-  cuobjdump -sass "$obj" | awk '/Function : .*cov_v5_kernelIs/ {on = 1; next} /Function :/ {on = 0} on' > "$out/sass.tmp"
-  for op in FFMA LDS.128 STS LDG BAR.SYNC RED ATOM LDL STL; do
+  echo "SASS instruction counts of cov_v7_kernel<short> ($obj)"
+  cuobjdump -sass "$obj" | awk '/Function : .*cov_v7_kernelIs/ {on = 1; next} /Function :/ {on = 0} on' > "$out/sass.tmp"
+  for op in FFMA LDS.128 STS LDG I2F BAR.SYNC RED ATOM LDL STL; do
     printf '%-8s %s\n' "$op" "$(grep -c "$op" "$out/sass.tmp")"
   done
   rm -f "$out/sass.tmp"
 } >> "$out/build.log" 2>&1
 tail -n 4 "$out/ctest.log"
 tail -n 12 "$out/build.log"
-for v in 5 6; do
+for v in 6 7; do
   echo "ncu cov_v$v:"
   grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
 done

@@ -180,6 +180,7 @@ int main(void)
         check_cov("cov_v4_padded", cov_v4_padded, &s, row0, nrows, shift);
         check_cov("cov_v5_gemm", cov_v5_gemm, &s, row0, nrows, shift);
         check_cov("cov_v6_deferred", cov_v6_deferred, &s, row0, nrows, shift);
+        check_cov("cov_v7_occupancy", cov_v7_occupancy, &s, row0, nrows, shift);
       }
       for (int m : {1, 20}) {
         check_transform("transform_v0_naive", transform_v0_naive, &s, m, row0, nrows);
@@ -197,6 +198,7 @@ int main(void)
   check_cov("cov_v4_padded", cov_v4_padded, &big, 0, 157, true);
   check_cov("cov_v5_gemm", cov_v5_gemm, &big, 0, 157, true);
   check_cov("cov_v6_deferred", cov_v6_deferred, &big, 0, 157, true);
+  check_cov("cov_v7_occupancy", cov_v7_occupancy, &big, 0, 157, true);
   check_cov("cov_v2_registers", cov_v2_registers, &big, 0, 157, true);
   check_band_sums(&big);
   scene_free(&big);
@@ -208,6 +210,8 @@ int main(void)
   check_cov("cov_v5_gemm", cov_v5_gemm, &wide, 11, 30, false);
   check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 0, 45, true);
   check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 11, 30, false);
+  check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 0, 45, true);
+  check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 11, 30, false);
   scene_free(&wide);
   return test_summary();
 }
