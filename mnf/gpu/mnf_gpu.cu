@@ -2,7 +2,7 @@
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
  *     or diff) and adds its noise and data covariances into double
- *     sums (V6); S3, S5-S7 by default wherever the first run measures
+ *     sums (V7); S3, S5-S7 by default wherever the first run measures
  *     faster: on the host (LAPACKE/OpenBLAS) or by cuSOLVER Dsyevd and
  *     cuBLAS Dgemm on the device (mnf_gpu_plan_set_solver forces one; on the
  *     H100 run 4 the device solve took 4.1-4.3 ms against 11.5-14.6 ms on the
@@ -342,7 +342,7 @@ static void covariances_custom(mnf_gpu_plan *p)
   double *cn = p->d_acc, *cd = cn + (size_t)B * B, *fsum = cd + (size_t)B * B, *xsum = fsum + B;
   bool streamed = p->opt.impl == MNF_IMPL_GPU;
   filter_launch filter = streamed ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
-  cov_launch cov = streamed ? cov_v6_deferred : cov_v0_naive;
+  cov_launch cov = streamed ? cov_v7_occupancy : cov_v0_naive;
   gpu_image view = image_view(p);
   CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
   for (int c = 0; c < p->chunks; c++) {
