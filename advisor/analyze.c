@@ -1803,6 +1803,84 @@ static void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
   o->column = a->column;
 }
 
+/* An integer literal token, or a macro that the file defines as one
+ * (#define THREADS 256, the last definition before offset `before`). */
+static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsigned before, long long *v) {
+  char *text = cx_take(clang_getTokenSpelling(tu, tok));
+  char *end;
+  bool ok = false;
+  if (clang_getTokenKind(tok) == CXToken_Literal) {
+    *v = strtoll(text, &end, 0);
+    ok = end != text && strspn(end, "uUlL") == strlen(end);
+  } else if (clang_getTokenKind(tok) == CXToken_Identifier) {
+    CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
+                                         clang_getLocationForOffset(tu, file, before));
+    CXToken *toks = NULL;
+    unsigned n = 0;
+    clang_tokenize(tu, whole, &toks, &n);
+    for (unsigned i = 0; i + 3 < n; i++) {
+      if (clang_getTokenKind(toks[i]) != CXToken_Punctuation) continue;
+      char *t[4];
+      for (int j = 0; j < 4; j++) t[j] = cx_take(clang_getTokenSpelling(tu, toks[i + j]));
+      unsigned name_line, value_line;
+      clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i + 2]), NULL, &name_line, NULL, NULL);
+      clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i + 3]), NULL, &value_line, NULL, NULL);
+      if (strcmp(t[0], "#") == 0 && strcmp(t[1], "define") == 0 && strcmp(t[2], text) == 0 &&
+          name_line == value_line && clang_getTokenKind(toks[i + 3]) == CXToken_Literal) {
+        long long value = strtoll(t[3], &end, 0);
+        if (end != t[3] && strspn(end, "uUlL") == strlen(end)) { *v = value; ok = true; }
+      }
+      for (int j = 0; j < 4; j++) free(t[j]);
+    }
+    clang_disposeTokens(tu, toks, n);
+  }
+  free(text);
+  return ok;
+}
+
+static enum CXChildVisitResult find_thread_yz(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {
+    int atom = member_builtin(c);
+    if (atom == ATOM_TY || atom == ATOM_TZ) {
+      *(bool *)d = true;
+      return CXChildVisit_Break;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* The N of __launch_bounds__(N[, M]) written on the kernel, when N is an
+ * integer literal or a macro defined as one in the file. */
+static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long long *threads) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
+  /* From the declaration's first token to the body, as written in the file
+   * (the extent starts inside the __global__ macro). */
+  unsigned from, to;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(fn)), NULL, NULL, NULL, &from);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(body)), NULL, NULL, NULL, &to);
+  CXSourceRange head = clang_getRange(clang_getLocationForOffset(tu, file, from),
+                                      clang_getLocationForOffset(tu, file, to));
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, head, &toks, &n);
+  bool found = false;
+  for (unsigned i = 0; i + 3 < n && !found; i++) {
+    char *name = cx_take(clang_getTokenSpelling(tu, toks[i]));
+    char *open = cx_take(clang_getTokenSpelling(tu, toks[i + 1]));
+    char *after = cx_take(clang_getTokenSpelling(tu, toks[i + 3]));
+    if (strcmp(name, "__launch_bounds__") == 0 && strcmp(open, "(") == 0 &&
+        (strcmp(after, ",") == 0 || strcmp(after, ")") == 0)) {
+      unsigned offset;
+      clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i]), NULL, NULL, NULL, &offset);
+      found = token_integer(tu, file, toks[i + 2], offset, threads);
+    }
+    free(name); free(open); free(after);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return found;
+}
+
 static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   kernel_ctx k;
   memset(&k, 0, sizeof k);
@@ -1827,6 +1905,19 @@ static void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     }
   }
   free(usr);
+  /* No launch in the file: the kernel's own __launch_bounds__(N) says N
+   * threads, taken as a 1-D block (documented in README.md). A kernel that
+   * reads threadIdx.y or .z has a shape that N alone does not give: the
+   * default stays. */
+  long long bound = 0;
+  bool uses_yz = false;
+  if (!k.block_known) clang_visitChildren(body, find_thread_yz, &uses_yz);
+  if (!k.block_known && !uses_yz && launch_bounds_threads(fc->file, fn, body, &bound) && bound >= 1 &&
+      bound <= 1024) {
+    k.block[0] = bound;
+    k.block[1] = k.block[2] = 1;
+    k.block_known = true;
+  }
   int nparams = clang_Cursor_getNumArguments(fn);
   for (int i = 0; i < nparams; i++) array_for_decl(&k, clang_Cursor_getArgument(fn, (unsigned)i));
   walk(&k, body, 0);
@@ -1900,6 +1991,11 @@ static void check_launch(file_ctx *fc, CXCursor callee, const long long *b) {
   wl_file_result *r = fc->res;
   unsigned line, column;
   location_of(callee, &line, &column);
+  /* One macro line may launch several instantiations (a dispatch over
+   * element types): one finding is enough. */
+  for (size_t i = 0; i < r->finding_count; i++)
+    if (strcmp(r->findings[i].rule, "S_4") == 0 && r->findings[i].line == line && r->findings[i].column == column)
+      return;
   GROW(r->findings, r->finding_count, r->finding_cap);
   wl_finding *f = &r->findings[r->finding_count++];
   memset(f, 0, sizeof *f);
@@ -2102,16 +2198,25 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   }
   for (int i = 0; i < extra_count && n < 127; i++) args[n++] = extra_args[i];
   CXTranslationUnit tu = NULL;
-  /* The shim, and empty stand-ins for the CUDA headers it replaces, so that
-   * #include <cuda_runtime.h> finds nothing to redefine. */
-  struct CXUnsavedFile files[1 + sizeof stand_in_headers / sizeof stand_in_headers[0]];
-  char names[sizeof stand_in_headers / sizeof stand_in_headers[0]][96];
+  /* The shim, empty stand-ins for the runtime headers it replaces (so that
+   * #include <cuda_runtime.h> finds nothing to redefine), and the library
+   * stand-ins (cublas_v2.h...). All sit in the virtual folder searched before
+   * the user's -I and -isystem: a real toolkit header is never entered, so
+   * its quoted includes never reach the real cuda_fp16.hpp and the like. */
+  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 64 };
+  struct CXUnsavedFile files[max_files];
+  char names[max_files][96];
   unsigned nfiles = 0;
   if (!opt->cuda_path) {
     files[nfiles++] = (struct CXUnsavedFile){opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
-    for (size_t i = 0; i < sizeof stand_in_headers / sizeof stand_in_headers[0]; i++) {
-      snprintf(names[i], sizeof names[i], "%s/%s", WARPLINT_VIRTUAL_INCLUDE, stand_in_headers[i]);
-      files[nfiles++] = (struct CXUnsavedFile){names[i], stand_in_text, sizeof stand_in_text - 1};
+    for (size_t i = 0; i < runtime_count + wl_shim_headers_count && nfiles < max_files; i++) {
+      bool runtime = i < runtime_count;
+      const char *name = runtime ? stand_in_headers[i] : wl_shim_headers[i - runtime_count].name;
+      snprintf(names[nfiles], sizeof names[nfiles], "%s/%s", WARPLINT_VIRTUAL_INCLUDE, name);
+      files[nfiles] = runtime ? (struct CXUnsavedFile){names[nfiles], stand_in_text, sizeof stand_in_text - 1}
+                              : (struct CXUnsavedFile){names[nfiles], wl_shim_headers[i - runtime_count].text,
+                                                       (unsigned long)wl_shim_headers[i - runtime_count].size};
+      nfiles++;
     }
   }
   *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, files, nfiles,

@@ -72,6 +72,16 @@ typedef struct wl_file_result {
   size_t usage_count;
 } wl_file_result;
 
+/* A stand-in CUDA library header (advisor/shim/include), compiled in and
+ * served to libclang ahead of the user's include paths. */
+typedef struct wl_shim_header {
+  const char *name;                /* "cublas_v2.h" */
+  const char *text;
+  size_t size;
+} wl_shim_header;
+extern const wl_shim_header wl_shim_headers[];
+extern const size_t wl_shim_headers_count;
+
 typedef struct wl_options {
   const char *arch;                /* "sm_90" */
   const char *shim_path;           /* where the compiled-in cuda_shim.h appears to libclang */

@@ -226,6 +226,55 @@ cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
 cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);
 cudaError_t cudaEventDestroy(cudaEvent_t);
+cudaError_t cudaEventQuery(cudaEvent_t);
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *, unsigned int);
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *, unsigned int);
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0);
+cudaError_t cudaStreamQuery(cudaStream_t);
+template <typename T> cudaError_t cudaMallocHost(T **p, size_t n, unsigned int flags = 0) {
+  return cudaHostAlloc((void **)p, n, flags);
+}
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterReadOnly 0x08
+cudaError_t cudaHostRegister(void *, size_t, unsigned int);
+cudaError_t cudaHostUnregister(void *);
+cudaError_t cudaHostGetDevicePointer(void **, void *, unsigned int);
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
+                      cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void *devicePointer;
+  void *hostPointer;
+};
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *, const void *);
+cudaError_t cudaMemcpy2D(void *, size_t, const void *, size_t, size_t, size_t, cudaMemcpyKind);
+cudaError_t cudaMemcpy2DAsync(void *, size_t, const void *, size_t, size_t, size_t, cudaMemcpyKind,
+                              cudaStream_t = 0);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, const void *, int, size_t);
+template <typename T> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T *f, int block,
+                                                                                size_t shmem) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, (const void *)f, block, shmem);
+}
+/* The device facts the project reads (the real struct has many more). */
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock, sharedMemPerBlockOptin, sharedMemPerMultiprocessor, totalConstMem;
+  int regsPerBlock, regsPerMultiprocessor, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3];
+  int clockRate, memoryClockRate, memoryBusWidth, l2CacheSize, multiProcessorCount, major, minor;
+  int maxThreadsPerMultiProcessor, concurrentKernels, asyncEngineCount, unifiedAddressing;
+};
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int);
 
 /* Texture and surface objects. */
 typedef unsigned long long cudaTextureObject_t;

@@ -77,12 +77,12 @@ static void fill_array(chase_buffers *b, int step) {
 
 static double run_once(bench_ctx *c, chase_buffers *b, int space, int step) {
   switch (space) {
-  case SPACE_SHARED: chase_kernel<SPACE_SHARED><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
-  case SPACE_CONSTANT: chase_kernel<SPACE_CONSTANT><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
-  case SPACE_GLOBAL: chase_kernel<SPACE_GLOBAL><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
-  case SPACE_GLOBAL_CG: chase_kernel<SPACE_GLOBAL_CG><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
-  case SPACE_TEXTURE: chase_kernel<SPACE_TEXTURE><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;
-  default: chase_local_kernel<<<1, 1>>>(b->data, b->cycles, b->out); break;
+  case SPACE_SHARED: chase_kernel<SPACE_SHARED><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
+  case SPACE_CONSTANT: chase_kernel<SPACE_CONSTANT><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
+  case SPACE_GLOBAL: chase_kernel<SPACE_GLOBAL><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
+  case SPACE_GLOBAL_CG: chase_kernel<SPACE_GLOBAL_CG><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
+  case SPACE_TEXTURE: chase_kernel<SPACE_TEXTURE><<<1, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
+  default: chase_local_kernel<<<1, 1>>>(b->data, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread times the chase on purpose
   }
   CUDA_CHECK_LAUNCH();
   long long cycles = 0;
@@ -131,7 +131,7 @@ static void measure_register(bench_ctx *c, chase_buffers *b) {
   double samples[64];
   for (int r = 0; r < c->repeats + 1; r++) {
     unsigned seed = 3 + 2 * bench_random(1000);
-    chain_register_kernel<<<1, 1>>>(seed, b->cycles, b->out);
+    chain_register_kernel<<<1, 1>>>(seed, b->cycles, b->out);  // NOLINT(warplint-S_4): one thread times the chase on purpose
     CUDA_CHECK_LAUNCH();
     long long cycles = 0;
     int x = 0;

@@ -1,0 +1,121 @@
+/* warplint stand-in for cublas_api.h (cuBLAS, v2 API): handles, enums and
+ * the common BLAS calls, declarations only, so that files using cuBLAS parse
+ * without the toolkit's headers (which pull in cuda_fp16.hpp and friends
+ * that the shim cannot satisfy). Kernels never call these. */
+#ifndef WARPLINT_CUBLAS_API_H
+#define WARPLINT_CUBLAS_API_H
+#include "library_types.h"
+#include "cuda_fp16.h"
+
+typedef enum {
+  CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3,
+  CUBLAS_STATUS_INVALID_VALUE = 7, CUBLAS_STATUS_ARCH_MISMATCH = 8, CUBLAS_STATUS_MAPPING_ERROR = 11,
+  CUBLAS_STATUS_EXECUTION_FAILED = 13, CUBLAS_STATUS_INTERNAL_ERROR = 14,
+  CUBLAS_STATUS_NOT_SUPPORTED = 15, CUBLAS_STATUS_LICENSE_ERROR = 16
+} cublasStatus_t;
+typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_FILL_MODE_FULL = 2 } cublasFillMode_t;
+typedef enum { CUBLAS_DIAG_NON_UNIT = 0, CUBLAS_DIAG_UNIT = 1 } cublasDiagType_t;
+typedef enum { CUBLAS_SIDE_LEFT = 0, CUBLAS_SIDE_RIGHT = 1 } cublasSideMode_t;
+typedef enum { CUBLAS_OP_N = 0, CUBLAS_OP_T = 1, CUBLAS_OP_C = 2 } cublasOperation_t;
+typedef enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 } cublasPointerMode_t;
+typedef enum {
+  CUBLAS_DEFAULT_MATH = 0, CUBLAS_TENSOR_OP_MATH = 1, CUBLAS_PEDANTIC_MATH = 2,
+  CUBLAS_TF32_TENSOR_OP_MATH = 3
+} cublasMath_t;
+typedef enum {
+  CUBLAS_COMPUTE_16F = 64, CUBLAS_COMPUTE_32F = 68, CUBLAS_COMPUTE_32F_FAST_16F = 74,
+  CUBLAS_COMPUTE_32F_FAST_16BF = 75, CUBLAS_COMPUTE_32F_FAST_TF32 = 77, CUBLAS_COMPUTE_64F = 70,
+  CUBLAS_COMPUTE_32I = 72
+} cublasComputeType_t;
+typedef enum { CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99 } cublasGemmAlgo_t;
+typedef struct cublasContext *cublasHandle_t;
+typedef struct { float x, y; } cuComplex;
+typedef struct { double x, y; } cuDoubleComplex;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+cublasStatus_t cublasCreate_v2(cublasHandle_t *handle);
+cublasStatus_t cublasDestroy_v2(cublasHandle_t handle);
+cublasStatus_t cublasGetVersion_v2(cublasHandle_t handle, int *version);
+cublasStatus_t cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream);
+cublasStatus_t cublasGetStream_v2(cublasHandle_t handle, cudaStream_t *stream);
+cublasStatus_t cublasSetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t mode);
+cublasStatus_t cublasGetPointerMode_v2(cublasHandle_t handle, cublasPointerMode_t *mode);
+cublasStatus_t cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode);
+cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode);
+cublasStatus_t cublasSetWorkspace_v2(cublasHandle_t handle, void *workspace, size_t bytes);
+const char *cublasGetStatusName(cublasStatus_t status);
+const char *cublasGetStatusString(cublasStatus_t status);
+
+/* Level 1. */
+cublasStatus_t cublasSdot_v2(cublasHandle_t, int n, const float *x, int incx, const float *y, int incy, float *result);
+cublasStatus_t cublasDdot_v2(cublasHandle_t, int n, const double *x, int incx, const double *y, int incy, double *result);
+cublasStatus_t cublasSaxpy_v2(cublasHandle_t, int n, const float *alpha, const float *x, int incx, float *y, int incy);
+cublasStatus_t cublasDaxpy_v2(cublasHandle_t, int n, const double *alpha, const double *x, int incx, double *y, int incy);
+cublasStatus_t cublasSscal_v2(cublasHandle_t, int n, const float *alpha, float *x, int incx);
+cublasStatus_t cublasDscal_v2(cublasHandle_t, int n, const double *alpha, double *x, int incx);
+cublasStatus_t cublasScopy_v2(cublasHandle_t, int n, const float *x, int incx, float *y, int incy);
+cublasStatus_t cublasDcopy_v2(cublasHandle_t, int n, const double *x, int incx, double *y, int incy);
+cublasStatus_t cublasSnrm2_v2(cublasHandle_t, int n, const float *x, int incx, float *result);
+cublasStatus_t cublasDnrm2_v2(cublasHandle_t, int n, const double *x, int incx, double *result);
+cublasStatus_t cublasSasum_v2(cublasHandle_t, int n, const float *x, int incx, float *result);
+cublasStatus_t cublasIsamax_v2(cublasHandle_t, int n, const float *x, int incx, int *result);
+
+/* Level 2. */
+cublasStatus_t cublasSgemv_v2(cublasHandle_t, cublasOperation_t trans, int m, int n, const float *alpha,
+                              const float *A, int lda, const float *x, int incx, const float *beta,
+                              float *y, int incy);
+cublasStatus_t cublasDgemv_v2(cublasHandle_t, cublasOperation_t trans, int m, int n, const double *alpha,
+                              const double *A, int lda, const double *x, int incx, const double *beta,
+                              double *y, int incy);
+cublasStatus_t cublasSger_v2(cublasHandle_t, int m, int n, const float *alpha, const float *x, int incx,
+                             const float *y, int incy, float *A, int lda);
+cublasStatus_t cublasDger_v2(cublasHandle_t, int m, int n, const double *alpha, const double *x, int incx,
+                             const double *y, int incy, double *A, int lda);
+cublasStatus_t cublasSsymv_v2(cublasHandle_t, cublasFillMode_t uplo, int n, const float *alpha,
+                              const float *A, int lda, const float *x, int incx, const float *beta,
+                              float *y, int incy);
+
+/* Level 3. */
+cublasStatus_t cublasSgemm_v2(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m,
+                              int n, int k, const float *alpha, const float *A, int lda, const float *B,
+                              int ldb, const float *beta, float *C, int ldc);
+cublasStatus_t cublasDgemm_v2(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m,
+                              int n, int k, const double *alpha, const double *A, int lda,
+                              const double *B, int ldb, const double *beta, double *C, int ldc);
+cublasStatus_t cublasHgemm(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m,
+                           int n, int k, const __half *alpha, const __half *A, int lda, const __half *B,
+                           int ldb, const __half *beta, __half *C, int ldc);
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const float *alpha, const float *A, int lda,
+                                         long long strideA, const float *B, int ldb, long long strideB,
+                                         const float *beta, float *C, int ldc, long long strideC,
+                                         int batchCount);
+cublasStatus_t cublasGemmEx(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m,
+                            int n, int k, const void *alpha, const void *A, cudaDataType Atype, int lda,
+                            const void *B, cudaDataType Btype, int ldb, const void *beta, void *C,
+                            cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
+                            cublasGemmAlgo_t algo);
+cublasStatus_t cublasSsyrk_v2(cublasHandle_t, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k,
+                              const float *alpha, const float *A, int lda, const float *beta, float *C,
+                              int ldc);
+cublasStatus_t cublasDsyrk_v2(cublasHandle_t, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k,
+                              const double *alpha, const double *A, int lda, const double *beta,
+                              double *C, int ldc);
+cublasStatus_t cublasSsymm_v2(cublasHandle_t, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n,
+                              const float *alpha, const float *A, int lda, const float *B, int ldb,
+                              const float *beta, float *C, int ldc);
+cublasStatus_t cublasStrsm_v2(cublasHandle_t, cublasSideMode_t side, cublasFillMode_t uplo,
+                              cublasOperation_t trans, cublasDiagType_t diag, int m, int n,
+                              const float *alpha, const float *A, int lda, float *B, int ldb);
+cublasStatus_t cublasDtrsm_v2(cublasHandle_t, cublasSideMode_t side, cublasFillMode_t uplo,
+                              cublasOperation_t trans, cublasDiagType_t diag, int m, int n,
+                              const double *alpha, const double *A, int lda, double *B, int ldb);
+cublasStatus_t cublasSgeam(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           const float *alpha, const float *A, int lda, const float *beta, const float *B,
+                           int ldb, float *C, int ldc);
+#ifdef __cplusplus
+}
+#endif
+#endif
