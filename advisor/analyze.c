@@ -2145,7 +2145,7 @@ static bool report_diagnostics(CXTranslationUnit tu, wl_file_result *r) {
 
 /* Empty, unreadable and binary files are refused before libclang sees them. */
 static char *read_source(const char *path, size_t *len, wl_file_result *r) {
-  char *text = wl_read_file(path, len);
+  char *text = read_text_file(path, len);
   if (!text) {
     wl_result_error(r, "%s: error: cannot read file: %s", path, strerror(errno));
     return NULL;

@@ -48,7 +48,7 @@ int wl_apply_fixes(const wl_file_result *r, bool backup) {
   for (size_t i = 0; i < r->finding_count; i++) total += (size_t)r->findings[i].fix_count;
   if (total == 0) return 0;
   size_t len;
-  char *text = wl_read_file(r->path, &len);
+  char *text = read_text_file(r->path, &len);
   if (!text) {
     fprintf(stderr, "%s: error: cannot read for --fix: %s\n", r->path, strerror(errno));
     return -1;

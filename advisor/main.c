@@ -156,7 +156,7 @@ static int split_words(char *text, char **words, int cap) {
 static void response_file_flags(job *j, const char *dir, const char *name) {
   char *path = name[0] == '/' ? wl_strdup(name) : wl_format("%s/%s", dir, name);
   size_t len;
-  char *text = wl_read_file(path, &len);
+  char *text = read_text_file(path, &len);
   free(path);
   if (!text) return;
   char *words[1024];
@@ -342,7 +342,7 @@ static void print_example(const char *label, const char *value) {
   if (ends_with(value, ".cu")) {
     char *path = wl_format("%s/%s", WARPLINT_RULES_DIR, value);
     size_t len;
-    char *text = wl_read_file(path, &len);
+    char *text = read_text_file(path, &len);
     if (text) fputs(text, stdout);
     else printf("  (%s; not found at %s)\n", value, path);
     free(text);

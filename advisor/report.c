@@ -40,7 +40,7 @@ void wl_print_text(const wl_file_result *results, size_t count) {
     for (size_t e = 0; e < r->error_count; e++) fprintf(stderr, "%s\n", r->errors[e]);
     if (r->finding_count == 0) continue;
     size_t len;
-    char *text = wl_read_file(r->path, &len);
+    char *text = read_text_file(r->path, &len);
     for (size_t k = 0; k < r->finding_count; k++) {
       const wl_finding *f = &r->findings[k];
       printf("%s:%u:%u: %s: %s [%s]\n", r->path, f->line, f->column, f->severity, f->message, f->rule);

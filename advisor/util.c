@@ -1,4 +1,4 @@
-/* String and file helpers for warplint. */
+/* String helpers for warplint. */
 #include "warplint.h"
 
 #include <stdarg.h>
@@ -31,22 +31,3 @@ char *wl_format(const char *fmt, ...) {
   return s;
 }
 
-/* Whole file, NUL-terminated; NULL with errno set on failure. */
-char *wl_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, used = 0;
-  char *buf = checked(malloc(cap));
-  for (;;) {
-    size_t got = fread(buf + used, 1, cap - used - 1, f);
-    used += got;
-    if (got == 0) break;
-    if (used + 1 == cap) buf = checked(realloc(buf, cap *= 2));
-  }
-  bool failed = ferror(f) != 0;
-  fclose(f);
-  if (failed) { free(buf); return NULL; }
-  buf[used] = 0;
-  *len = used;
-  return buf;
-}

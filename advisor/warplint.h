@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "json_reader.h"
+#include "text_file.h"
 
 #define WARPLINT_VERSION "0.1.0"
 
@@ -128,6 +129,5 @@ void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r);
 /* Small helpers. */
 char *wl_strdup(const char *s);
 char *wl_format(const char *fmt, ...);
-char *wl_read_file(const char *path, size_t *len);
 
 #endif

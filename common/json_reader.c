@@ -1,4 +1,5 @@
 #include "json_reader.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -266,33 +267,15 @@ json_value *json_parse(const char *text, size_t len, char *err, size_t err_size)
 }
 
 json_value *json_parse_file(const char *path, char *err, size_t err_size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  if (!buf) abort();
-  size_t got;
-  while ((got = fread(buf + len, 1, cap - len, f)) > 0) {
-    len += got;
-    if (len == cap) {
-      cap *= 2;
-      buf = realloc(buf, cap);
-      if (!buf) abort();
-    }
-  }
-  bool read_error = ferror(f);
-  fclose(f);
-  if (read_error) {
-    snprintf(err, err_size, "%s: read error", path);
-    free(buf);
+  size_t len;
+  char *text = read_text_file(path, &len);
+  if (!text) {
+    snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
     return NULL;
   }
   char msg[256];
-  json_value *v = json_parse(buf, len, msg, sizeof msg);
-  free(buf);
+  json_value *v = json_parse(text, len, msg, sizeof msg);
+  free(text);
   if (!v) snprintf(err, err_size, "%s: %s", path, msg);
   return v;
 }

@@ -6,6 +6,7 @@
  * has a section per rule that carries the catalog's title. */
 #include "json_reader.h"
 #include "testing.h"
+#include "text_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,23 +43,6 @@ static bool in_list(const char *s, const char *const *list, size_t n)
   for (size_t i = 0; i < n; i++)
     if (strcmp(s, list[i]) == 0) return true;
   return false;
-}
-
-/* Whole file as a NUL-terminated string, or NULL if it cannot be read. */
-static char *read_text(const char *path)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *text = NULL;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long size = ftell(f);
-    if (size >= 0 && fseek(f, 0, SEEK_SET) == 0 && (text = malloc((size_t)size + 1))) {
-      size_t got = fread(text, 1, (size_t)size, f);
-      text[got] = '\0';
-    }
-  }
-  fclose(f);
-  return text;
 }
 
 static size_t count_occurrences(const char *text, const char *needle)
@@ -108,7 +92,8 @@ static void check_example(const json_value *rule, const char *id, const char *ki
   snprintf(expected_path, sizeof expected_path, "examples/%s_%s.cu", id, kind);
   CHECK_STR(json_string_or(json_get(rule, kind), ""), expected_path);
   snprintf(full, sizeof full, "%s/rules/%s", test_source_dir(), expected_path);
-  char *text = read_text(full);
+  size_t len;
+  char *text = read_text_file(full, &len);
   if (!text || text[0] == '\0') {
     test_fail(__FILE__, __LINE__, "%s: missing or empty", full);
     free(text);
@@ -140,7 +125,8 @@ int main(void)
   CHECK(rules && rules->type == JSON_ARRAY && rules->count == N_RULES);
 
   snprintf(path, sizeof path, "%s/rules/README.md", test_source_dir());
-  char *readme = read_text(path);
+  size_t readme_len;
+  char *readme = read_text_file(path, &readme_len);
   CHECK(readme != NULL);
 
   size_t seen[N_RULES] = {0};
