@@ -281,7 +281,10 @@ static void load_profile(cli *c, json_value **profile, char *name, size_t size) 
   char err[512];
   *profile = wl_load_profile(c->gpu, c->opt.arch, name, size, err, sizeof err);
   if (!*profile) {
-    fprintf(stderr, "warplint: %s; estimates will say \"not measured\"\n", err);
+    /* An explicit --gpu that cannot be loaded stops the run (exit 2); without
+     * one, the findings still come, only without measured estimates. */
+    if (c->gpu) fprintf(stderr, "warplint: error: %s\n", err);
+    else fprintf(stderr, "warplint: %s; estimates will say \"not measured\"\n", err);
     return;
   }
   c->opt.profile = *profile;
