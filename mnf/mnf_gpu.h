@@ -28,11 +28,16 @@ typedef struct mnf_gpu_plan mnf_gpu_plan;
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size);
 int mnf_gpu_plan_execute(mnf_gpu_plan *plan, const mnf_result **r, char *err, size_t err_size);
 void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
+/* As mnf_gpu_plan_create, with CUDA-MNF's upload chunks aimed at
+ * chunk_pixels pixels instead of the default (0): lets the tests take a
+ * small image through many chunks. */
+mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_options *opt, long chunk_pixels, char *err,
+                                          size_t err_size);
 
 /* Where S3 and S5-S7 (the two bands x bands eigenproblems and three
- * products) run. CPU (LAPACKE, OpenBLAS) is the default, the one measured
- * on the H100 (RESULTS.md); CUSOLVER puts them on the device; AUTO runs
- * both on the first execute and keeps the faster. */
+ * products) run: CPU (LAPACKE, OpenBLAS), CUSOLVER (on the device), or
+ * AUTO, the default: the first execute runs both and keeps the faster
+ * (cuSOLVER on the H100, RESULTS.md). */
 enum mnf_gpu_solver { MNF_GPU_SOLVER_AUTO, MNF_GPU_SOLVER_CPU, MNF_GPU_SOLVER_CUSOLVER };
 void mnf_gpu_plan_set_solver(mnf_gpu_plan *plan, int solver);
 /* The current choice, and the two times the auto choice measured (0 if it

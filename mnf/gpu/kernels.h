@@ -20,6 +20,8 @@
  *   transform_v0_naive   V0: a thread per (component, pixel), T in global memory
  *   transform_v1_constant V1: T in __constant__ memory (C_2)
  *   transform_v2_shared  V2: image tiles in shared memory (S_5+S_6)
+ *   transform_v3_registers V3: all components of two pixels in registers, T in
+ *                        shared memory read as broadcasts (not in the paper)
  * Every kernel reads the image in its stored type. */
 #ifndef MNF_GPU_KERNELS_H
 #define MNF_GPU_KERNELS_H
@@ -81,6 +83,7 @@ typedef void (*transform_launch)(const gpu_matrix *x, const float *t, int compon
 void transform_v0_naive(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
 void transform_v1_constant(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
 void transform_v2_shared(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
+void transform_v3_registers(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
 
 /* Reads element i of a typed device array as float. */
 template <typename T>

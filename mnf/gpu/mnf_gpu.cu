@@ -27,11 +27,11 @@
 #include "mnf_gpu.h"
 #include "mnf_internal.h"
 
-/* CUDA-MNF uploads the image in chunks of about CHUNK_PIXELS pixels (at
- * most MAX_CHUNKS): enough chunks to overlap the copies with the work,
- * chunks large enough to fill the GPU. */
+/* CUDA-MNF uploads the image in chunks of pixel rows (at most MAX_CHUNKS),
+ * see plan_chunks. */
 #define CHUNK_PIXELS 262144
-#define MAX_CHUNKS 16
+#define TAIL_CHUNKS 4
+#define MAX_CHUNKS 32
 
 struct mnf_gpu_plan {
   const mnf_image *img;
@@ -47,7 +47,7 @@ struct mnf_gpu_plan {
   float *d_accf;          /* cuBLAS: C_N, C_D, noise means, data means (float) */
   double *h_acc;          /* pinned copies */
   float *h_accf, *h_shift, *h_t, *h_vec;
-  int chunk_rows, chunks;
+  int chunks, chunk_row0[MAX_CHUNKS + 1]; /* chunk c: rows [chunk_row0[c], chunk_row0[c + 1]) */
   cudaStream_t copy, compute;
   /* in/out: a chunk is uploaded / its components computed; reduced: the
    * covariance sums are on the host; work_done: the compute stream is done. */
@@ -209,7 +209,37 @@ static void solver_create(mnf_gpu_plan *p)
   CUDA_CHECK(cudaStreamSynchronize(p->compute));
 }
 
+/* Chunks of about CHUNK_PIXELS pixels keep the covariance kernels
+ * efficient, but whatever work the last chunk brings starts only when the
+ * whole image is up: so the last TAIL_CHUNKS chunks halve in size (1/2,
+ * 1/4, 1/8, 1/8 of a chunk), and the first takes the rows left over. The
+ * copies stay large (a chunk is a few MB per band row set). gpu-naive and
+ * the cuBLAS variants use one chunk. */
+static void plan_chunks(mnf_gpu_plan *p, bool streamed, long chunk_pixels)
+{
+  int sizes[MAX_CHUNKS], n = 0, left = p->H;
+  long big_rows = (chunk_pixels + p->W - 1) / p->W;
+  int big = big_rows < p->H ? (int)big_rows : p->H;
+  for (int i = 0; streamed && left > 0 && n < MAX_CHUNKS - 1; i++) {
+    int want = i < TAIL_CHUNKS ? big >> (TAIL_CHUNKS - (i == 0 ? 1 : i)) : big;
+    if (want < 1) want = 1;
+    sizes[n] = want < left ? want : left;
+    left -= sizes[n++];
+  }
+  if (left > 0) sizes[n++] = left;
+  /* sizes[] runs from the last chunk back to the first. */
+  p->chunks = n;
+  p->chunk_row0[0] = 0;
+  for (int c = 0; c < n; c++) p->chunk_row0[c + 1] = p->chunk_row0[c] + sizes[n - 1 - c];
+}
+
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size)
+{
+  return mnf_gpu_plan_create_chunked(img, opt, 0, err, err_size);
+}
+
+mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_options *opt, long chunk_pixels, char *err,
+                                          size_t err_size)
 {
   if (mnf_check_image(img, err, err_size)) return NULL;
   if (!gpu_available()) {
@@ -229,12 +259,12 @@ mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, 
   }
   p->M = p->r.components;
   bool streamed = opt->impl == MNF_IMPL_GPU, blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
-  int chunks = streamed ? (int)((p->S + CHUNK_PIXELS - 1) / CHUNK_PIXELS) : 1;
-  chunks = chunks < 1 ? 1 : chunks > MAX_CHUNKS ? MAX_CHUNKS : chunks;
-  p->chunk_rows = (p->H + chunks - 1) / chunks;
-  p->chunks = (p->H + p->chunk_rows - 1) / p->chunk_rows;
+  plan_chunks(p, streamed, chunk_pixels > 0 ? chunk_pixels : CHUNK_PIXELS);
+  int max_rows = 0;
+  for (int c = 0; c < p->chunks; c++)
+    if (p->chunk_row0[c + 1] - p->chunk_row0[c] > max_rows) max_rows = p->chunk_row0[c + 1] - p->chunk_row0[c];
   size_t B = p->B, S = p->S;
-  size_t f_floats = B * (size_t)p->chunk_rows * p->W;
+  size_t f_floats = B * (size_t)(max_rows + 1) * p->W; /* chunk_filter_rows: up to one row more */
   size_t need = S * B * p->esize + f_floats * 4 + (size_t)p->M * S * 4 + (blas ? S * B * 4 + S * 4 : 0) + (8 << 20);
   size_t free_bytes, total_bytes;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -335,6 +365,16 @@ static void upload_transform(mnf_gpu_plan *p)
   CUDA_CHECK(cudaMemcpyAsync(p->d_t, p->h_t, sizeof(float) * p->M * p->B, cudaMemcpyHostToDevice, p->compute));
 }
 
+/* Filter rows [first, end) go with chunk c: each needs the row below it,
+ * so a chunk filters up to its second-to-last row and the next chunk
+ * starts with that last one. The work on chunk c then waits for chunk c
+ * alone, not also for chunk c + 1. */
+static void chunk_filter_rows(const mnf_gpu_plan *p, int c, int *first, int *end)
+{
+  *first = c == 0 ? 0 : p->chunk_row0[c] - 1;
+  *end = c == p->chunks - 1 ? p->H : p->chunk_row0[c + 1] - 1;
+}
+
 /* gpu and gpu-naive: S1, S2, S4 into the double sums. */
 static void covariances_custom(mnf_gpu_plan *p)
 {
@@ -346,20 +386,21 @@ static void covariances_custom(mnf_gpu_plan *p)
   gpu_image view = image_view(p);
   CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = c * p->chunk_rows, rows = p->H - row0 < p->chunk_rows ? p->H - row0 : p->chunk_rows;
+    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0;
     upload_rows(p, row0, rows, p->copy);
     CUDA_CHECK(cudaEventRecord(p->in[c], p->copy));
   }
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = c * p->chunk_rows, rows = p->H - row0 < p->chunk_rows ? p->H - row0 : p->chunk_rows;
-    /* The filter reads one row past the chunk: wait for the next one too. */
+    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0, first, end;
+    chunk_filter_rows(p, c, &first, &end);
     CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[c], 0));
-    if (c + 1 < p->chunks) CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[c + 1], 0));
-    filter(&view, row0, rows, p->d_f, p->compute);
-    CUDA_CHECK_LAUNCH();
-    gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)rows * p->W, (long long)rows * p->W};
-    band_sums(&f, NULL, fsum, p->compute);
-    cov(&f, NULL, cn, p->compute);
+    if (end > first) {
+      filter(&view, first, end - first, p->d_f, p->compute);
+      CUDA_CHECK_LAUNCH();
+      gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)(end - first) * p->W, (long long)(end - first) * p->W};
+      band_sums(&f, NULL, fsum, p->compute);
+      cov(&f, NULL, cn, p->compute);
+    }
     gpu_matrix x = image_rows(p, row0, rows);
     band_sums(&x, p->d_shift, xsum, p->compute);
     cov(&x, p->d_shift, cd, p->compute);
@@ -376,9 +417,9 @@ static void covariances_custom(mnf_gpu_plan *p)
 
 static void transform_custom(mnf_gpu_plan *p)
 {
-  transform_launch transform = p->opt.impl == MNF_IMPL_GPU ? transform_v2_shared : transform_v0_naive;
+  transform_launch transform = p->opt.impl == MNF_IMPL_GPU ? transform_v3_registers : transform_v0_naive;
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = c * p->chunk_rows, rows = p->H - row0 < p->chunk_rows ? p->H - row0 : p->chunk_rows;
+    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0;
     gpu_matrix x = image_rows(p, row0, rows);
     transform(&x, p->d_t, p->M, p->d_z + (size_t)row0 * p->W, (long long)p->S, p->compute);
     CUDA_CHECK_LAUNCH();

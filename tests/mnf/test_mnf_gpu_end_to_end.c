@@ -56,6 +56,26 @@ static void compare(int impl, int noise, const mnf_image *img, int solver)
   mnf_result_free(&ref);
 }
 
+/* CUDA-MNF with chunks of a few rows: chunks of one row, filter rows
+ * handed from one chunk to the next, the halving tail. */
+static void compare_chunked(int noise, const mnf_image *img, long chunk_pixels)
+{
+  mnf_options opt = {6, noise, MNF_IMPL_SERIAL};
+  mnf_result ref;
+  char err[512];
+  if (mnf_run(img, &opt, &ref, err, sizeof err)) { test_fail(__FILE__, __LINE__, "serial: %s", err); return; }
+  opt.impl = MNF_IMPL_GPU;
+  mnf_gpu_plan *plan = mnf_gpu_plan_create_chunked(img, &opt, chunk_pixels, err, sizeof err);
+  const mnf_result *res;
+  CHECK(plan != NULL);
+  if (plan) {
+    if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) test_fail(__FILE__, __LINE__, "chunked: %s", err);
+    else check_close("gpu-chunked", noise, &ref, res);
+    mnf_gpu_plan_destroy(plan);
+  }
+  mnf_result_free(&ref);
+}
+
 static void check_close(const char *label, int noise, const mnf_result *ref, const mnf_result *got)
 {
   int B = ref->bands;
@@ -94,6 +114,10 @@ int main(void)
   int impls[] = {MNF_IMPL_GPU, MNF_IMPL_GPU_NAIVE, MNF_IMPL_CUBLAS, MNF_IMPL_CUBLAS_GEMM};
   for (int i = 0; i < 4; i++)
     for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img, -1);
+  for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) {
+    compare_chunked(noise, &img, 61 * 8); /* 9 chunks: 7, 8, 8, 8, 8, 4, 2, 1, 1 rows */
+    compare_chunked(noise, &img, 61 * 3); /* 1-row chunks at both ends */
+  }
   for (int solver = MNF_GPU_SOLVER_AUTO; solver <= MNF_GPU_SOLVER_CUSOLVER; solver++) {
     compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, solver);
     compare(MNF_IMPL_CUBLAS_GEMM, MNF_NOISE_MEAN3, &img, solver);

@@ -182,10 +182,11 @@ int main(void)
         check_cov("cov_v6_deferred", cov_v6_deferred, &s, row0, nrows, shift);
         check_cov("cov_v7_occupancy", cov_v7_occupancy, &s, row0, nrows, shift);
       }
-      for (int m : {1, 20}) {
+      for (int m : {1, 20, 45}) {
         check_transform("transform_v0_naive", transform_v0_naive, &s, m, row0, nrows);
         check_transform("transform_v1_constant", transform_v1_constant, &s, m, row0, nrows);
         check_transform("transform_v2_shared", transform_v2_shared, &s, m, row0, nrows);
+        check_transform("transform_v3_registers", transform_v3_registers, &s, m, row0, nrows);
       }
     }
     check_band_sums(&s);
@@ -212,6 +213,8 @@ int main(void)
   check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 11, 30, false);
   check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 0, 45, true);
   check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 11, 30, false);
+  check_transform("transform_v3_registers", transform_v3_registers, &wide, 20, 11, 30);
+  check_transform("transform_v3_registers", transform_v3_registers, &wide, 33, 0, 45);
   scene_free(&wide);
   return test_summary();
 }
