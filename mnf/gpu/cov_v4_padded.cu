@@ -1,6 +1,10 @@
 /* Covariance V4 (Table 6): V3 with the staged tiles transposed to pixel-major
- * and padded by one float per row (S_1): a warp's 16 reads of a tile row
- * fall in 16 different banks. Two more changes make it the version CUDA-MNF
+ * and padded (S_1). A warp stages 16 pixels of 2 bands, As[kk][lb + 16 i]
+ * for kk < 16, lb < 2: with rows 130 floats long (2 banks apart) those 32
+ * stores fall in 32 different banks. (Run 1-7's pad of one float, rows of
+ * 113, put kk = 15, lb = 1 in the bank of kk = 0, lb = 0: warplint found
+ * that 2-way conflict, S_1.) The reads along a row are conflict-free
+ * whatever the pad. Two more changes make it the version CUDA-MNF
  * uses: the next stage's image values are loaded into registers while the
  * current stage is computed (the global-memory latency V3 waits for), and
  * the double-precision totals moved out of registers (each block covers at
@@ -13,7 +17,7 @@
 #define TILE 112
 #define KT 16
 #define PER 7
-#define PAD 1
+#define PAD 18 /* TILE + PAD = 130 = 2 (mod 32) */
 
 template <typename T>
 __global__ void __launch_bounds__(256, 2) cov_v4_kernel(gpu_matrix a, const float *shift, double *sum, long long per_block)
