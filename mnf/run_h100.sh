@@ -1,11 +1,11 @@
 #!/bin/sh
 # mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
 # go (the device budget allows one call): builds only the MNF targets, runs
-# the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), Nsight
-# Compute on covariance V6 (what CUDA-MNF uses) and V7, image 1, and a count
-# of V7's main instructions, then prints the tables. Run from the
-# repository root. Copy OUT_DIR to mnf/data/<run>/ and draw the plots with
-# mnf/plot.sh.
+# the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), a count of
+# V7's main instructions, and Nsight Compute on image 1 for the covariance
+# versions listed in NCU (e.g. NCU="7 8"; none by default), then prints the
+# tables. Run from the repository root. Copy OUT_DIR to mnf/data/<run>/ and
+# draw the plots with mnf/plot.sh.
 set -u
 out=${1:?usage: mnf/run_h100.sh OUT_DIR}
 build=build-gpu
@@ -16,7 +16,7 @@ cmake --build $build -j16 --target mnf mnf-synth mnf-bench test_mnf_envi test_mn
   test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
 timeout 270 $build/bin/mnf-bench --out "$out" > "$out/bench.log" 2>&1
-for v in 6 7; do
+for v in ${NCU:-}; do
   timeout 40 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
     $build/bin/mnf-bench --profile-cov $v > "$out/ncu_cov_v$v.txt" 2>&1
@@ -32,7 +32,7 @@ obj=$(find $build -name cov_v7_occupancy.cu.o | head -1)
 } >> "$out/build.log" 2>&1
 tail -n 4 "$out/ctest.log"
 tail -n 12 "$out/build.log"
-for v in 6 7; do
+for v in ${NCU:-}; do
   echo "ncu cov_v$v:"
   grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
 done
