@@ -34,6 +34,12 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
 mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_options *opt, long chunk_pixels, char *err,
                                           size_t err_size);
 
+/* After an execute of gpu or gpu-naive: for each upload chunk (at most
+ * max), its rows, when its upload ended and when its S1, S2, S4 work ended,
+ * in ms from the start (CUDA events). Returns the number of chunks (0 for
+ * the cuBLAS variants). */
+int mnf_gpu_plan_timeline(const mnf_gpu_plan *plan, int max, int *rows, float *uploaded_ms, float *covered_ms);
+
 /* Where S3 and S5-S7 (the two bands x bands eigenproblems and three
  * products) run: CPU (LAPACKE, OpenBLAS), CUSOLVER (on the device), or
  * AUTO, the default: the first execute runs both and keeps the faster

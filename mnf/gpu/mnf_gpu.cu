@@ -52,6 +52,7 @@ struct mnf_gpu_plan {
   /* in/out: a chunk is uploaded / its components computed; reduced: the
    * covariance sums are on the host; work_done: the compute stream is done. */
   cudaEvent_t in[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done;
+  cudaEvent_t covered[MAX_CHUNKS]; /* chunk c's S1, S2, S4 are done (the timeline) */
   cublasHandle_t blas;
   /* S3, S5-S7 on the device: C_N then C_adj then V (in place), P, C_D P
    * then T; the eigenvalues of C_N and C_adj; Dsyevd's workspace and two
@@ -144,7 +145,8 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
   cudaFree(p->d_shift), cudaFree(p->d_ones), cudaFree(p->d_vec), cudaFree(p->d_acc), cudaFree(p->d_accf);
   cudaFreeHost(p->h_acc), cudaFreeHost(p->h_accf), cudaFreeHost(p->h_shift), cudaFreeHost(p->h_t), cudaFreeHost(p->h_vec);
   if (p->copy) {
-    for (int c = 0; c < MAX_CHUNKS; c++) cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]);
+    for (int c = 0; c < MAX_CHUNKS; c++)
+      cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]), cudaEventDestroy(p->covered[c]);
     cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->work_done);
     cudaStreamDestroy(p->copy), cudaStreamDestroy(p->compute);
   }
@@ -309,7 +311,9 @@ mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_option
   CUDA_CHECK(cudaStreamCreateWithFlags(&p->compute, cudaStreamNonBlocking));
   if (blas) CUBLAS_CHECK(cublasSetStream(p->blas, p->compute));
   for (int c = 0; c < MAX_CHUNKS; c++) {
-    CUDA_CHECK(cudaEventCreateWithFlags(&p->in[c], cudaEventDisableTiming));
+    /* Timed, for mnf_gpu_plan_timeline. */
+    CUDA_CHECK(cudaEventCreate(&p->in[c]));
+    CUDA_CHECK(cudaEventCreate(&p->covered[c]));
     CUDA_CHECK(cudaEventCreateWithFlags(&p->out[c], cudaEventDisableTiming));
   }
   CUDA_CHECK(cudaEventCreate(&p->start));
@@ -405,6 +409,7 @@ static void covariances_custom(mnf_gpu_plan *p)
     band_sums(&x, p->d_shift, xsum, p->compute);
     cov(&x, p->d_shift, cd, p->compute);
     CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(p->covered[c], p->compute));
   }
   CUDA_CHECK(cudaMemcpyAsync(p->h_acc, p->d_acc, sizeof(double) * (2 * B * B + 2 * B), cudaMemcpyDeviceToHost, p->compute));
   CUDA_CHECK(cudaEventRecord(p->reduced, p->compute));
@@ -551,6 +556,18 @@ static int solve(mnf_gpu_plan *p, char *err, size_t err_size)
   p->solve_gpu_ms = mnf_now_ms() - t1;
   p->solver_choice = p->solve_gpu_ms < p->solve_cpu_ms ? MNF_GPU_SOLVER_CUSOLVER : MNF_GPU_SOLVER_CPU;
   return 0;
+}
+
+extern "C" int mnf_gpu_plan_timeline(const mnf_gpu_plan *p, int max, int *rows, float *uploaded_ms, float *covered_ms)
+{
+  if (p->opt.impl != MNF_IMPL_GPU && p->opt.impl != MNF_IMPL_GPU_NAIVE) return 0;
+  int n = p->chunks < max ? p->chunks : max;
+  for (int c = 0; c < n; c++) {
+    rows[c] = p->chunk_row0[c + 1] - p->chunk_row0[c];
+    CUDA_CHECK(cudaEventElapsedTime(&uploaded_ms[c], p->start, p->in[c]));
+    CUDA_CHECK(cudaEventElapsedTime(&covered_ms[c], p->start, p->covered[c]));
+  }
+  return n;
 }
 
 extern "C" void mnf_gpu_plan_set_solver(mnf_gpu_plan *p, int solver) { p->solver_choice = solver; }
