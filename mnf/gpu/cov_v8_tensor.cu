@@ -81,18 +81,18 @@ __device__ __forceinline__ unsigned v8_zero()
 }
 
 /* Writes one row's word of four pixels into the H and L planes of matrix m
- * (byte row r of H, 32 + r of L) and adds the four u to u_sum. */
+ * (byte row r of H, 32 + r of L) and adds their u to u_sum. The bytes hold
+ * pixels 0, 2, 1, 3 of v: any order does that is the same in every row. */
 template <typename T, typename U>
 __device__ __forceinline__ void v8_put(unsigned char *m, int r, int q, const U (&v)[4], unsigned &u_sum)
 {
-  /* Two pixels' u per register. */
-  unsigned p01 = __byte_perm(v[0], v[1], 0x5410) ^ v8_flip<T>();
-  unsigned p23 = __byte_perm(v[2], v[3], 0x5410) ^ v8_flip<T>();
-  u_sum = __dp2a_lo(p01, 0x0101u, u_sum);
-  u_sum = __dp2a_lo(p23, 0x0101u, u_sum);
+  /* Two pixels' u per register (the loads zero-extend). */
+  const unsigned p01 = (v[0] | (unsigned)v[1] << 16) ^ v8_flip<T>();
+  const unsigned p23 = (v[2] | (unsigned)v[3] << 16) ^ v8_flip<T>();
+  u_sum += (p01 & 0xffffu) + (p01 >> 16) + (p23 & 0xffffu) + (p23 >> 16);
   unsigned char *word = m + (q / 4) * V8_PLANE + (q % 4) * 4;
-  *reinterpret_cast<unsigned *>(word + r * V8_CHUNK) = __byte_perm(p01, p23, 0x7531);            /* high bytes */
-  *reinterpret_cast<unsigned *>(word + (V8_TILE + r) * V8_CHUNK) = __byte_perm(p01, p23, 0x6420); /* low bytes */
+  *reinterpret_cast<unsigned *>(word + r * V8_CHUNK) = (p01 >> 8 & 0x00ff00ffu) | (p23 & 0xff00ff00u);            /* high bytes */
+  *reinterpret_cast<unsigned *>(word + (V8_TILE + r) * V8_CHUNK) = (p01 & 0x00ff00ffu) | (p23 << 8 & 0xff00ff00u); /* low bytes */
 }
 
 typedef wmma::fragment<wmma::accumulator, 16, 16, 16, int> v8_acc;
