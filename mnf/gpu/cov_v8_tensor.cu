@@ -1,6 +1,7 @@
 /* Covariance V8 (Table 6, beyond the paper): the exact covariance of an
- * integer image on the int8 tensor cores. V7 is bound by its FP32 multiply-
- * adds (3.1-3.7x the FP32 floor). For uint8, int16 and uint16 every value is
+ * integer image on the int8 tensor cores. V7 does the products as FP32
+ * multiply-adds and stays at 3.1-3.7x the FP32 floor; the int8 tensor cores
+ * have many times the FP32 peak. For uint8, int16 and uint16 every value is
  * an unsigned 16-bit u = x + offset (int16: x ^ 0x8000 on the bits), and
  * u = 256 h + l with bytes h, l, so for bands i, j
  *   sum_k u_i u_j = 65536 sum h_i h_j + 256 (sum h_i l_j + sum l_i h_j) + sum l_i l_j:
@@ -263,9 +264,10 @@ void cov_v8_tensor(const gpu_matrix *a, const float *shift, double *sum, cudaStr
   }
   if (a->n <= 0 || a->bands <= 0) return;
   int tiles = ceil_div(a->bands, V8_TILE), pairs = tiles * (tiles + 1) / 2;
-  /* Whole waves, at least four so that the tail of one is short even for a
-   * chunk of ~80k pixels, each block within the exactness bound and at least
-   * 1024 pixels (its end costs a few stages: quadrant stores and atomics). */
+  /* Blocks in whole waves of the resident count, at least four waves, so
+   * that even a chunk of ~80k pixels gives every SM work; each block within
+   * the exactness bound and at least 1024 pixels, since its end (quadrant
+   * stores, up to 1024 atomics) costs a few stages. */
   long long resident = v8_resident_blocks();
   long long waves = (a->n * pairs + resident * COV_BYTES_MAX_PIXELS - 1) / (resident * COV_BYTES_MAX_PIXELS);
   if (waves < 4) waves = 4;
