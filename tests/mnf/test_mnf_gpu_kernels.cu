@@ -156,9 +156,9 @@ static void check_transform(const char *name, transform_launch launch, scene *s,
                  img->samples, img->lines, B, components, worst, scale);
 }
 
-/* Overwrites every other value of a scene with its type's extremes (u = 0
- * and u = 65535 for V8) in a pattern that differs between bands, and
- * uploads it again. */
+/* Overwrites about half the values of a scene with its type's extremes
+ * (u = 0 and u = 65535 for V8), in a pattern that differs between bands,
+ * and uploads it again. */
 static void scene_extremes(scene *s)
 {
   size_t count = mnf_image_pixels(&s->img) * s->img.bands;
