@@ -17,6 +17,8 @@
  *                        the grid in whole waves (not in the paper)
  *   cov_v7_occupancy     V7: V6's 64x64 tiles with four warps, 8x4 outputs per thread,
  *                        <= 128 registers: 16 warps per SM (not in the paper)
+ *   cov_v8_tensor        V8: exact for uint8/int16/uint16, byte planes of u = x + offset on the
+ *                        int8 tensor cores (WMMA u8, int32 sums); other types run V7 (not in the paper)
  *   transform_v0_naive   V0: a thread per (component, pixel), T in global memory
  *   transform_v1_constant V1: T in __constant__ memory (C_2)
  *   transform_v2_shared  V2: image tiles in shared memory (S_5+S_6)
@@ -72,6 +74,7 @@ void cov_v4_padded(const gpu_matrix *a, const float *shift, double *sum, cudaStr
 void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v6_deferred(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v7_occupancy(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
+void cov_v8_tensor(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 
 /* sums[b] += sum_k (a_bk - shift_b), blocked like the covariances. */
 void band_sums(const gpu_matrix *a, const float *shift, double *sums, cudaStream_t s);

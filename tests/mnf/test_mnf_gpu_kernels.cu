@@ -156,6 +156,53 @@ static void check_transform(const char *name, transform_launch launch, scene *s,
                  img->samples, img->lines, B, components, worst, scale);
 }
 
+/* Overwrites about half the values of a scene with its type's extremes
+ * (u = 0 and u = 65535 for V8), in a pattern that differs between bands,
+ * and uploads it again. */
+static void scene_extremes(scene *s)
+{
+  size_t count = mnf_image_pixels(&s->img) * s->img.bands;
+  for (size_t i = 0; i < count; i++) {
+    int pick = (int)(((i * 2654435761u) >> 13) % 4);
+    if (s->img.data_type == ENVI_I16 && pick < 2) ((int16_t *)s->img.data)[i] = pick ? 32767 : -32768;
+    if (s->img.data_type == ENVI_U16 && pick < 2) ((uint16_t *)s->img.data)[i] = pick ? 65535 : 0;
+  }
+  CUDA_CHECK(cudaMemcpy(s->d_x, s->img.data, mnf_image_bytes(&s->img), cudaMemcpyHostToDevice));
+}
+
+/* V8's exactness bounds: extremes over more than 32768 pixels of a tile
+ * pair (several blocks, a partial second tile), and a band whose every
+ * block's int32 sum of h * h is at its limit. */
+static void check_cov_v8_extremes(void)
+{
+  scene e16, e_u16;
+  scene_make(&e16, 301, 157, 40, ENVI_I16, 5);
+  scene_extremes(&e16);
+  for (int shift = 0; shift < 2; shift++) {
+    check_cov("cov_v8_tensor", cov_v8_tensor, &e16, 0, 157, shift);
+    check_cov("cov_v8_tensor", cov_v8_tensor, &e16, 13, 131, shift);
+  }
+  scene_free(&e16);
+  scene_make(&e_u16, 197, 181, 35, ENVI_U16, 6);
+  scene_extremes(&e_u16);
+  for (int shift = 0; shift < 2; shift++) check_cov("cov_v8_tensor", cov_v8_tensor, &e_u16, 0, 181, shift);
+  scene_free(&e_u16);
+  /* One int16 band of 32512 + (k % 256): every high byte is 255, so a
+   * block's sum h * h is 65025 per pixel. 8448 x 8192 pixels are 4 waves
+   * of 132 SMs x 4 blocks x 32768 pixels: on the H100 each block has
+   * exactly 32768, the int32 limit (65025 * 32768 < 2^31); elsewhere a
+   * little fewer. */
+  scene bound;
+  if (mnf_image_alloc(&bound.img, 8448, 8192, 1, ENVI_I16, NULL)) abort();
+  size_t count = mnf_image_pixels(&bound.img);
+  for (size_t k = 0; k < count; k++) ((int16_t *)bound.img.data)[k] = (int16_t)(32512 + k % 256);
+  CUDA_CHECK(cudaMalloc(&bound.d_x, count * 2));
+  CUDA_CHECK(cudaMemcpy(bound.d_x, bound.img.data, count * 2, cudaMemcpyHostToDevice));
+  bound.view = {bound.d_x, ENVI_I16, 8448, 8192, 1};
+  for (int shift = 0; shift < 2; shift++) check_cov("cov_v8_tensor", cov_v8_tensor, &bound, 0, 8192, shift);
+  scene_free(&bound);
+}
+
 int main(void)
 {
   if (!gpu_or_skip("test_mnf_gpu_kernels")) return GPU_SKIP_EXIT;
@@ -181,6 +228,7 @@ int main(void)
         check_cov("cov_v5_gemm", cov_v5_gemm, &s, row0, nrows, shift);
         check_cov("cov_v6_deferred", cov_v6_deferred, &s, row0, nrows, shift);
         check_cov("cov_v7_occupancy", cov_v7_occupancy, &s, row0, nrows, shift);
+        check_cov("cov_v8_tensor", cov_v8_tensor, &s, row0, nrows, shift);
       }
       for (int m : {1, 20, 45}) {
         check_transform("transform_v0_naive", transform_v0_naive, &s, m, row0, nrows);
@@ -200,6 +248,7 @@ int main(void)
   check_cov("cov_v5_gemm", cov_v5_gemm, &big, 0, 157, true);
   check_cov("cov_v6_deferred", cov_v6_deferred, &big, 0, 157, true);
   check_cov("cov_v7_occupancy", cov_v7_occupancy, &big, 0, 157, true);
+  check_cov("cov_v8_tensor", cov_v8_tensor, &big, 0, 157, true);
   check_cov("cov_v2_registers", cov_v2_registers, &big, 0, 157, true);
   check_band_sums(&big);
   scene_free(&big);
@@ -213,8 +262,11 @@ int main(void)
   check_cov("cov_v6_deferred", cov_v6_deferred, &wide, 11, 30, false);
   check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 0, 45, true);
   check_cov("cov_v7_occupancy", cov_v7_occupancy, &wide, 11, 30, false);
+  check_cov("cov_v8_tensor", cov_v8_tensor, &wide, 0, 45, true);
+  check_cov("cov_v8_tensor", cov_v8_tensor, &wide, 11, 30, false);
   check_transform("transform_v3_registers", transform_v3_registers, &wide, 20, 11, 30);
   check_transform("transform_v3_registers", transform_v3_registers, &wide, 33, 0, 45);
   scene_free(&wide);
+  check_cov_v8_extremes();
   return test_summary();
 }
