@@ -1,14 +1,14 @@
 /* The GPU implementations of the whole MNF:
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
- *     or diff) and adds its noise and data covariances into double
- *     sums (V7); S3, S5-S7 by default wherever the first run measures
- *     faster: on the host (LAPACKE/OpenBLAS) or by cuSOLVER Dsyevd and
- *     cuBLAS Dgemm on the device (mnf_gpu_plan_set_solver forces one; on the
- *     H100 run 4 the device solve took 4.1-4.3 ms against 11.5-14.6 ms on the
- *     host, mnf/data/h100_run4); S8 (transform
- *     V2) runs chunk by chunk with each chunk's components going down while
- *     the next is computed.
+ *     or diff) and adds its noise covariance (V7) and data covariance (V8,
+ *     exact on the tensor cores for 16-bit types) into double sums; S3,
+ *     S5-S7 by default wherever the first run measures faster: on the host
+ *     (LAPACKE/OpenBLAS) or by cuSOLVER Dsyevd and cuBLAS Dgemm on the
+ *     device (mnf_gpu_plan_set_solver forces one; on the H100 the device
+ *     solve takes about 4.2 ms against 11-15 ms on the host, mnf/RESULTS.md);
+ *     S8 (transform V3) runs chunk by chunk with each chunk's components
+ *     going down while the next is computed.
  *   gpu-naive: whole-image copies, the V0 kernels (V1 for mean3), no
  *     overlap.
  *   cublas / cublas-gemm (CUBLAS-MNF): the image converted to float on the
@@ -386,7 +386,10 @@ static void covariances_custom(mnf_gpu_plan *p)
   double *cn = p->d_acc, *cd = cn + (size_t)B * B, *fsum = cd + (size_t)B * B, *xsum = fsum + B;
   bool streamed = p->opt.impl == MNF_IMPL_GPU;
   filter_launch filter = streamed ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
-  cov_launch cov = streamed ? cov_v7_occupancy : cov_v0_naive;
+  /* The noise estimate is float: V7. The image itself, if its type fits
+   * in 16 bits, goes exactly through the tensor cores (V8 runs V7 for the
+   * other types). */
+  cov_launch noise_cov = streamed ? cov_v7_occupancy : cov_v0_naive, data_cov = streamed ? cov_v8_tensor : cov_v0_naive;
   gpu_image view = image_view(p);
   CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
   for (int c = 0; c < p->chunks; c++) {
@@ -403,11 +406,11 @@ static void covariances_custom(mnf_gpu_plan *p)
       CUDA_CHECK_LAUNCH();
       gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)(end - first) * p->W, (long long)(end - first) * p->W};
       band_sums(&f, NULL, fsum, p->compute);
-      cov(&f, NULL, cn, p->compute);
+      noise_cov(&f, NULL, cn, p->compute);
     }
     gpu_matrix x = image_rows(p, row0, rows);
     band_sums(&x, p->d_shift, xsum, p->compute);
-    cov(&x, p->d_shift, cd, p->compute);
+    data_cov(&x, p->d_shift, cd, p->compute);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(p->covered[c], p->compute));
   }
