@@ -17,11 +17,12 @@ value() {
   done
 } > "$dir/plot_table8.dat"
 {
-  echo "# image v0 v1 v2 v3 v4 v5 fp32_floor v6 v7 (ms; v6, v7 empty in runs before they existed)"
+  echo "# image v0 v1 v2 v3 v4 v5 fp32_floor v6 v7 v8 (ms; v6-v8 empty in runs before they existed)"
   for i in 1 2 3; do
     echo "$i $(value cov_v0_naive $i median) $(value cov_v1_shared_reduce $i median) $(value cov_v2_registers $i median)" \
          "$(value cov_v3_tiled $i median) $(value cov_v4_padded $i median) $(value cov_v5_gemm $i median)" \
-         "$(value cov_v5_gemm $i fp32_floor_ms) $(value cov_v6_deferred $i median) $(value cov_v7_occupancy $i median)"
+         "$(value cov_v5_gemm $i fp32_floor_ms) $(value cov_v6_deferred $i median) $(value cov_v7_occupancy $i median)" \
+         "$(value cov_v8_tensor $i median)"
   done
 } > "$dir/plot_table6.dat"
 device=$(head -1 "$jsonl" | sed -E 's/.*"device":"([^"]*)".*/\1/')
@@ -45,6 +46,7 @@ set title "Covariance kernel versions, int16 image ($device)"
 plot "$dir/plot_table6.dat" using 2:xtic(1) title "V0 naive", '' using 3 title "V1 shared reduction", \
      '' using 4 title "V2 registers", '' using 5 title "V3 tiles", '' using 6 title "V4 padded+prefetch", \
      '' using 7 title "V5 GEMM-like", '' using 9 title "V6 deferred", '' using 10 title "V7 occupancy", \
+     '' using 11 title "V8 tensor cores (exact)", \
      '' using 8 title "FP32 floor"
 GP
 echo "wrote $dir/mnf_table8.svg $dir/mnf_table6.svg"
