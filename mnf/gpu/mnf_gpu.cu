@@ -30,7 +30,6 @@
 /* CUDA-MNF uploads the image in chunks of pixel rows (at most MAX_CHUNKS),
  * see plan_chunks. */
 #define CHUNK_PIXELS 262144
-#define TAIL_CHUNKS 4
 #define MAX_CHUNKS 32
 
 struct mnf_gpu_plan {
@@ -212,21 +211,23 @@ static void solver_create(mnf_gpu_plan *p)
 }
 
 /* Chunks of about CHUNK_PIXELS pixels keep the covariance kernels
- * efficient, but whatever work the last chunk brings starts only when the
- * whole image is up: so the last TAIL_CHUNKS chunks halve in size (1/2,
- * 1/4, 1/8, 1/8 of a chunk), and the first takes the rows left over. The
- * copies stay large (a chunk is a few MB per band row set). gpu-naive and
- * the cuBLAS variants use one chunk. */
+ * efficient, but the work on the last chunk starts only when the whole
+ * image is up, so the chunks shrink towards the end, down to 1/8 of that.
+ * They shrink by 1.3x a chunk: the work on a chunk takes up to 0.67 of its
+ * upload time (image 1, run 9), and a chunk smaller than that fraction of
+ * the one before it arrives before the work on that one is done, so
+ * halving chunks (run 9) piled the work up at the end. The first chunk
+ * takes the rows left over. gpu-naive and the cuBLAS variants use one
+ * chunk. */
 static void plan_chunks(mnf_gpu_plan *p, bool streamed, long chunk_pixels)
 {
   int sizes[MAX_CHUNKS], n = 0, left = p->H;
   long big_rows = (chunk_pixels + p->W - 1) / p->W;
-  int big = big_rows < p->H ? (int)big_rows : p->H;
-  for (int i = 0; streamed && left > 0 && n < MAX_CHUNKS - 1; i++) {
-    int want = i < TAIL_CHUNKS ? big >> (TAIL_CHUNKS - (i == 0 ? 1 : i)) : big;
-    if (want < 1) want = 1;
+  int big = big_rows < p->H ? (int)big_rows : p->H, want = big / 8 > 0 ? big / 8 : 1;
+  while (streamed && left > 0 && n < MAX_CHUNKS - 1) {
     sizes[n] = want < left ? want : left;
     left -= sizes[n++];
+    if (want < big) want = want * 13 / 10 + 1 < big ? want * 13 / 10 + 1 : big;
   }
   if (left > 0) sizes[n++] = left;
   /* sizes[] runs from the last chunk back to the first. */
@@ -342,13 +343,23 @@ static void copy_components_down(mnf_gpu_plan *p, int row0, int rows, cudaStream
 
 /* The shift subtracted before the data covariance: the mean of the first
  * image row, close enough to the band mean that the float sums keep their
- * precision; the exact mean is restored from the sums. */
-static void first_row_shift(mnf_gpu_plan *p)
+ * precision; the exact mean is restored from the sums. Computed on the
+ * device from the first chunk (a block per band): on the host it kept the
+ * first upload waiting (run 9). */
+template <typename T>
+__global__ void first_row_shift_kernel(gpu_image img, float *shift)
 {
-  for (int b = 0; b < p->B; b++) {
-    double s = 0;
-    for (int x = 0; x < p->W; x++) s += mnf_image_value(p->img, (size_t)b * p->S + x);
-    p->h_shift[b] = (float)(s / p->W);
+  __shared__ double warp_sums[32];
+  const T *row = static_cast<const T *>(img.data) + (size_t)blockIdx.x * img.lines * img.samples;
+  double s = 0;
+  for (int x = threadIdx.x; x < img.samples; x += blockDim.x) s += (double)row[x];
+  for (int offset = 16; offset > 0; offset /= 2) s += __shfl_down_sync(0xffffffffu, s, offset);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    double total = 0;
+    for (int w = 0; w < (int)blockDim.x / 32; w++) total += warp_sums[w];
+    shift[blockIdx.x] = (float)(total / img.samples);
   }
 }
 
@@ -401,6 +412,7 @@ static void covariances_custom(mnf_gpu_plan *p)
     int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0, first, end;
     chunk_filter_rows(p, c, &first, &end);
     CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[c], 0));
+    if (c == 0) MNF_DISPATCH_TYPE(view.type, (first_row_shift_kernel<T><<<B, 256, 0, p->compute>>>(view, p->d_shift)));
     if (end > first) {
       filter(&view, first, end - first, p->d_f, p->compute);
       CUDA_CHECK_LAUNCH();
@@ -415,6 +427,7 @@ static void covariances_custom(mnf_gpu_plan *p)
     CUDA_CHECK(cudaEventRecord(p->covered[c], p->compute));
   }
   CUDA_CHECK(cudaMemcpyAsync(p->h_acc, p->d_acc, sizeof(double) * (2 * B * B + 2 * B), cudaMemcpyDeviceToHost, p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->h_shift, p->d_shift, sizeof(float) * B, cudaMemcpyDeviceToHost, p->compute));
   CUDA_CHECK(cudaEventRecord(p->reduced, p->compute));
   CUDA_CHECK(cudaEventSynchronize(p->reduced));
   const double *h_fsum = p->h_acc + 2 * (size_t)B * B, *h_xsum = h_fsum + B;
@@ -591,8 +604,6 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   if (blas) {
     covariances_cublas(p);
   } else {
-    first_row_shift(p);
-    CUDA_CHECK(cudaMemcpyAsync(p->d_shift, p->h_shift, sizeof(float) * B, cudaMemcpyHostToDevice, p->compute));
     CUDA_CHECK(cudaMemsetAsync(p->d_acc, 0, sizeof(double) * (2 * B * B + 2 * B), p->compute));
     covariances_custom(p);
   }

@@ -115,8 +115,8 @@ int main(void)
   for (int i = 0; i < 4; i++)
     for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img, -1);
   for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) {
-    compare_chunked(noise, &img, 61 * 8); /* 9 chunks: 7, 8, 8, 8, 8, 4, 2, 1, 1 rows */
-    compare_chunked(noise, &img, 61 * 3); /* 1-row chunks at both ends */
+    compare_chunked(noise, &img, 61 * 8); /* 9 chunks: 7, 8, 8, 8, 6, 4, 3, 2, 1 rows */
+    compare_chunked(noise, &img, 61 * 4); /* 14 chunks: 1, 4, ..., 4, 3, 2, 1 rows */
   }
   for (int solver = MNF_GPU_SOLVER_AUTO; solver <= MNF_GPU_SOLVER_CUSOLVER; solver++) {
     compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, solver);
