@@ -28,16 +28,27 @@ typedef struct mnf_gpu_plan mnf_gpu_plan;
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size);
 int mnf_gpu_plan_execute(mnf_gpu_plan *plan, const mnf_result **r, char *err, size_t err_size);
 void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
-/* As mnf_gpu_plan_create, with CUDA-MNF's upload chunks aimed at
- * chunk_pixels pixels instead of the default (0): lets the tests take a
- * small image through many chunks. */
-mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_options *opt, long chunk_pixels, char *err,
-                                          size_t err_size);
+/* How CUDA-MNF (--impl gpu) holds the image. RESIDENT: the whole image
+ * stays on the device between the covariances and the transform, so it
+ * goes up once. STREAMED: two chunk buffers only, the image goes up twice
+ * (once for S1, S2, S4, once for S8); for images larger than the GPU's
+ * free memory. AUTO (the default): resident when it fits, else streamed. */
+enum mnf_gpu_storage { MNF_GPU_STORAGE_AUTO, MNF_GPU_STORAGE_RESIDENT, MNF_GPU_STORAGE_STREAMED };
+typedef struct {
+  long chunk_pixels; /* the upload chunks' target size; 0: the default */
+  int storage;       /* enum mnf_gpu_storage */
+} mnf_gpu_tuning;
+/* As mnf_gpu_plan_create, with the tuning above (the tests use it to take a
+ * small image through many chunks, and through the streamed path). */
+mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options *opt, const mnf_gpu_tuning *tuning,
+                                        char *err, size_t err_size);
+/* Whether the plan streams the image (see mnf_gpu_storage). */
+int mnf_gpu_plan_streamed(const mnf_gpu_plan *plan);
 
 /* After an execute of gpu or gpu-naive: for each upload chunk (at most
  * max), its rows, when its upload ended and when its S1, S2, S4 work ended,
  * in ms from the start (CUDA events). Returns the number of chunks (0 for
- * the cuBLAS variants). */
+ * the cuBLAS variants and a streamed plan). */
 int mnf_gpu_plan_timeline(const mnf_gpu_plan *plan, int max, int *rows, float *uploaded_ms, float *covered_ms);
 
 /* Where S3 and S5-S7 (the two bands x bands eigenproblems and three

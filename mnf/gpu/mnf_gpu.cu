@@ -46,7 +46,13 @@ struct mnf_gpu_plan {
   float *d_accf;          /* cuBLAS: C_N, C_D, noise means, data means (float) */
   double *h_acc;          /* pinned copies */
   float *h_accf, *h_shift, *h_t, *h_vec;
-  int chunks, chunk_row0[MAX_CHUNKS + 1]; /* chunk c: rows [chunk_row0[c], chunk_row0[c + 1]) */
+  /* Resident: chunk c is rows [chunk_row0[c], chunk_row0[c + 1]). Streamed
+   * (stream_rows > 0): chunks of stream_rows rows, as many as it takes, in
+   * two buffers (d_x and d_z hold two slots each; slot c % 2). */
+  int chunks, chunk_row0[MAX_CHUNKS + 1], stream_rows;
+  size_t x_slot, z_slot; /* elements of one slot of d_x (stored type), d_z (float) */
+  cudaStream_t down;     /* streamed: the downloads of S8, beside the uploads */
+  cudaEvent_t downloaded[2];
   cudaStream_t copy, compute;
   /* in/out: a chunk is uploaded / its components computed; reduced: the
    * covariance sums are on the host; work_done: the compute stream is done. */
@@ -146,6 +152,8 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
   if (p->copy) {
     for (int c = 0; c < MAX_CHUNKS; c++)
       cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]), cudaEventDestroy(p->covered[c]);
+    cudaEventDestroy(p->downloaded[0]), cudaEventDestroy(p->downloaded[1]);
+    cudaStreamDestroy(p->down);
     cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->work_done);
     cudaStreamDestroy(p->copy), cudaStreamDestroy(p->compute);
   }
@@ -238,11 +246,64 @@ static void plan_chunks(mnf_gpu_plan *p, bool streamed, long chunk_pixels)
 
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size)
 {
-  return mnf_gpu_plan_create_chunked(img, opt, 0, err, err_size);
+  mnf_gpu_tuning defaults = {0, MNF_GPU_STORAGE_AUTO};
+  return mnf_gpu_plan_create_tuned(img, opt, &defaults, err, err_size);
 }
 
-mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_options *opt, long chunk_pixels, char *err,
-                                          size_t err_size)
+/* Rows [*row0, *row0 + *rows) of chunk c. */
+static void chunk_range(const mnf_gpu_plan *p, int c, int *row0, int *rows)
+{
+  if (p->stream_rows) {
+    *row0 = c * p->stream_rows;
+    *rows = p->H - *row0 < p->stream_rows ? p->H - *row0 : p->stream_rows;
+  } else {
+    *row0 = p->chunk_row0[c];
+    *rows = p->chunk_row0[c + 1] - *row0;
+  }
+}
+
+/* Decides where the image lives and sizes the buffers (elements): returns
+ * 0, or -1 with err set when even streaming does not fit. */
+static int plan_memory(mnf_gpu_plan *p, const mnf_gpu_tuning *tuning, size_t *f_floats, char *err, size_t err_size)
+{
+  const mnf_options *opt = &p->opt;
+  bool custom = opt->impl == MNF_IMPL_GPU, blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
+  long chunk_pixels = tuning->chunk_pixels > 0 ? tuning->chunk_pixels : CHUNK_PIXELS;
+  size_t B = p->B, S = p->S, W = p->W, M = p->M, margin = 8 << 20;
+  size_t free_bytes, total_bytes;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  plan_chunks(p, custom, chunk_pixels);
+  int max_rows = 0;
+  for (int c = 0; c < p->chunks; c++)
+    if (p->chunk_row0[c + 1] - p->chunk_row0[c] > max_rows) max_rows = p->chunk_row0[c + 1] - p->chunk_row0[c];
+  *f_floats = B * (size_t)(max_rows + 1) * W; /* chunk_filter_rows: up to one row more */
+  p->x_slot = S * B, p->z_slot = M * S;
+  size_t resident = S * B * p->esize + *f_floats * 4 + M * S * 4 + (blas ? S * B * 4 + S * 4 : 0) + margin;
+  bool stream = custom && (tuning->storage == MNF_GPU_STORAGE_STREAMED ||
+                           (tuning->storage == MNF_GPU_STORAGE_AUTO && resident > free_bytes));
+  if (!stream) {
+    if (resident <= free_bytes) return 0;
+    return mnf_fail(err, err_size, "not enough GPU memory for --impl %s: needs %zu MB, %zu MB free%s",
+                    mnf_impl_name(opt->impl), resident >> 20, free_bytes >> 20,
+                    custom ? "" : " (--impl gpu streams the image and needs less)");
+  }
+  /* Per chunk row: two slots of the image and of the components, one of
+   * the noise estimate; plus the two halo rows of each image slot. */
+  size_t per_row = W * (2 * B * p->esize + B * 4 + 2 * M * 4), fixed = margin + W * (4 * B * p->esize + B * 4);
+  if (free_bytes < fixed + per_row)
+    return mnf_fail(err, err_size, "not enough GPU memory for --impl gpu even streaming a row at a time: needs %zu MB, %zu MB free",
+                    (fixed + per_row) >> 20, free_bytes >> 20);
+  size_t fit = (free_bytes - fixed) / per_row, want = ((size_t)chunk_pixels + W - 1) / W;
+  p->stream_rows = (int)(fit < want ? fit : want);
+  if (p->stream_rows > p->H) p->stream_rows = p->H;
+  p->chunks = (p->H + p->stream_rows - 1) / p->stream_rows;
+  *f_floats = B * (size_t)p->stream_rows * W;
+  p->x_slot = (size_t)(p->stream_rows + 2) * W * B, p->z_slot = M * p->stream_rows * W;
+  return 0;
+}
+
+mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options *opt, const mnf_gpu_tuning *tuning,
+                                        char *err, size_t err_size)
 {
   if (mnf_check_image(img, err, err_size)) return NULL;
   if (!gpu_available()) {
@@ -261,23 +322,14 @@ mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_option
     return NULL;
   }
   p->M = p->r.components;
-  bool streamed = opt->impl == MNF_IMPL_GPU, blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
-  plan_chunks(p, streamed, chunk_pixels > 0 ? chunk_pixels : CHUNK_PIXELS);
-  int max_rows = 0;
-  for (int c = 0; c < p->chunks; c++)
-    if (p->chunk_row0[c + 1] - p->chunk_row0[c] > max_rows) max_rows = p->chunk_row0[c + 1] - p->chunk_row0[c];
-  size_t B = p->B, S = p->S;
-  size_t f_floats = B * (size_t)(max_rows + 1) * p->W; /* chunk_filter_rows: up to one row more */
-  size_t need = S * B * p->esize + f_floats * 4 + (size_t)p->M * S * 4 + (blas ? S * B * 4 + S * 4 : 0) + (8 << 20);
-  size_t free_bytes, total_bytes;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (need > free_bytes) {
-    mnf_fail(err, err_size, "not enough GPU memory for --impl %s: needs %zu MB, %zu MB free%s", mnf_impl_name(opt->impl),
-             need >> 20, free_bytes >> 20, streamed ? "" : " (--impl gpu streams the noise estimate and needs less)");
+  bool blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
+  size_t f_floats, B = p->B, S = p->S;
+  if (plan_memory(p, tuning, &f_floats, err, err_size)) {
     mnf_result_free(&p->r);
     free(p);
     return NULL;
   }
+  int slots = p->stream_rows ? 2 : 1;
   /* The output goes straight into pinned memory. */
   free(p->r.components_data);
   CUDA_CHECK(cudaMallocHost(&p->r.components_data, sizeof(float) * p->M * S));
@@ -286,9 +338,9 @@ mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_option
     CUDA_CHECK(cudaHostRegister(img->data, mnf_image_bytes(img), cudaHostRegisterReadOnly));
     p->registered = true;
   }
-  CUDA_CHECK(cudaMalloc(&p->d_x, S * B * p->esize));
+  CUDA_CHECK(cudaMalloc(&p->d_x, slots * p->x_slot * p->esize));
   CUDA_CHECK(cudaMalloc(&p->d_f, f_floats * 4));
-  CUDA_CHECK(cudaMalloc(&p->d_z, (size_t)p->M * S * 4));
+  CUDA_CHECK(cudaMalloc(&p->d_z, slots * p->z_slot * 4));
   CUDA_CHECK(cudaMalloc(&p->d_t, (size_t)p->M * B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_shift, B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_acc, (2 * B * B + 2 * B) * 8));
@@ -310,6 +362,9 @@ mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_option
   }
   CUDA_CHECK(cudaStreamCreateWithFlags(&p->copy, cudaStreamNonBlocking));
   CUDA_CHECK(cudaStreamCreateWithFlags(&p->compute, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaStreamCreateWithFlags(&p->down, cudaStreamNonBlocking));
+  CUDA_CHECK(cudaEventCreateWithFlags(&p->downloaded[0], cudaEventDisableTiming));
+  CUDA_CHECK(cudaEventCreateWithFlags(&p->downloaded[1], cudaEventDisableTiming));
   if (blas) CUBLAS_CHECK(cublasSetStream(p->blas, p->compute));
   for (int c = 0; c < MAX_CHUNKS; c++) {
     /* Timed, for mnf_gpu_plan_timeline. */
@@ -326,19 +381,32 @@ mnf_gpu_plan *mnf_gpu_plan_create_chunked(const mnf_image *img, const mnf_option
   return p;
 }
 
-/* Uploads rows [row0, row0 + rows) of every band. */
-static void upload_rows(mnf_gpu_plan *p, int row0, int rows, cudaStream_t s)
+/* Uploads image rows [row0, row0 + rows) of every band to dev, whose band
+ * rows are dev_pitch elements apart. */
+static void upload_rows(mnf_gpu_plan *p, void *dev, size_t dev_pitch, int row0, int rows, cudaStream_t s)
 {
-  size_t pitch = p->S * p->esize, offset = (size_t)row0 * p->W * p->esize;
-  char *dev = (char *)p->d_x + offset, *host = (char *)p->img->data + offset;
-  CUDA_CHECK(cudaMemcpy2DAsync(dev, pitch, host, pitch, (size_t)rows * p->W * p->esize, p->B, cudaMemcpyHostToDevice, s));
+  const char *host = (const char *)p->img->data + (size_t)row0 * p->W * p->esize;
+  CUDA_CHECK(cudaMemcpy2DAsync(dev, dev_pitch * p->esize, host, p->S * p->esize, (size_t)rows * p->W * p->esize, p->B,
+                               cudaMemcpyHostToDevice, s));
 }
 
-static void copy_components_down(mnf_gpu_plan *p, int row0, int rows, cudaStream_t s)
+/* Streamed: slot c % 2 of d_x and d_z. */
+static char *x_slot(const mnf_gpu_plan *p, int c)
 {
-  size_t pitch = p->S * 4, offset = (size_t)row0 * p->W;
-  CUDA_CHECK(cudaMemcpy2DAsync(p->r.components_data + offset, pitch, p->d_z + offset, pitch, (size_t)rows * p->W * 4,
-                               p->M, cudaMemcpyDeviceToHost, s));
+  return (char *)p->d_x + (size_t)(c % 2) * p->x_slot * p->esize;
+}
+
+static float *z_slot(const mnf_gpu_plan *p, int c)
+{
+  return p->d_z + (size_t)(c % 2) * p->z_slot;
+}
+
+/* Components of image rows [row0, row0 + rows) from z (rows z_pitch
+ * floats apart) into the result. */
+static void copy_components_down(mnf_gpu_plan *p, const float *z, size_t z_pitch, int row0, int rows, cudaStream_t s)
+{
+  CUDA_CHECK(cudaMemcpy2DAsync(p->r.components_data + (size_t)row0 * p->W, p->S * 4, z, z_pitch * 4,
+                               (size_t)rows * p->W * 4, p->M, cudaMemcpyDeviceToHost, s));
 }
 
 /* The shift subtracted before the data covariance: the mean of the first
@@ -386,46 +454,89 @@ static void upload_transform(mnf_gpu_plan *p)
  * alone, not also for chunk c + 1. */
 static void chunk_filter_rows(const mnf_gpu_plan *p, int c, int *first, int *end)
 {
-  *first = c == 0 ? 0 : p->chunk_row0[c] - 1;
-  *end = c == p->chunks - 1 ? p->H : p->chunk_row0[c + 1] - 1;
+  int row0, rows;
+  chunk_range(p, c, &row0, &rows);
+  *first = c == 0 ? 0 : row0 - 1;
+  *end = c == p->chunks - 1 ? p->H : row0 + rows - 1;
 }
 
-/* gpu and gpu-naive: S1, S2, S4 into the double sums. */
-static void covariances_custom(mnf_gpu_plan *p)
+/* S1, S2, S4 of one chunk into the double sums: the noise estimate of
+ * view rows [first, end) and the data covariance of x. The first chunk
+ * also sets the shift. */
+static void chunk_covariances(mnf_gpu_plan *p, const gpu_image *view, int first, int end, const gpu_matrix *x, bool first_chunk)
 {
   int B = p->B;
   double *cn = p->d_acc, *cd = cn + (size_t)B * B, *fsum = cd + (size_t)B * B, *xsum = fsum + B;
-  bool streamed = p->opt.impl == MNF_IMPL_GPU;
-  filter_launch filter = streamed ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
+  bool best = p->opt.impl == MNF_IMPL_GPU;
+  filter_launch filter = best ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
   /* The noise estimate is float: V7. The image itself, if its type fits
    * in 16 bits, goes exactly through the tensor cores (V8 runs V7 for the
    * other types). */
-  cov_launch noise_cov = streamed ? cov_v7_occupancy : cov_v0_naive, data_cov = streamed ? cov_v8_tensor : cov_v0_naive;
+  cov_launch noise_cov = best ? cov_v7_occupancy : cov_v0_naive, data_cov = best ? cov_v8_tensor : cov_v0_naive;
+  if (first_chunk) MNF_DISPATCH_TYPE(view->type, (first_row_shift_kernel<T><<<B, 256, 0, p->compute>>>(*view, p->d_shift)));
+  if (end > first) {
+    filter(view, first, end - first, p->d_f, p->compute);
+    CUDA_CHECK_LAUNCH();
+    gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)(end - first) * p->W, (long long)(end - first) * p->W};
+    band_sums(&f, NULL, fsum, p->compute);
+    noise_cov(&f, NULL, cn, p->compute);
+  }
+  band_sums(x, p->d_shift, xsum, p->compute);
+  data_cov(x, p->d_shift, cd, p->compute);
+  CUDA_CHECK_LAUNCH();
+}
+
+/* Resident: every chunk goes up at once on the copy stream, into its place
+ * in the whole image; the work on chunk c waits for chunk c only. */
+static void covariances_resident(mnf_gpu_plan *p)
+{
   gpu_image view = image_view(p);
-  CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0;
-    upload_rows(p, row0, rows, p->copy);
+    int row0, rows;
+    chunk_range(p, c, &row0, &rows);
+    upload_rows(p, (char *)p->d_x + (size_t)row0 * p->W * p->esize, p->S, row0, rows, p->copy);
     CUDA_CHECK(cudaEventRecord(p->in[c], p->copy));
   }
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0, first, end;
+    int row0, rows, first, end;
+    chunk_range(p, c, &row0, &rows);
     chunk_filter_rows(p, c, &first, &end);
     CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[c], 0));
-    if (c == 0) MNF_DISPATCH_TYPE(view.type, (first_row_shift_kernel<T><<<B, 256, 0, p->compute>>>(view, p->d_shift)));
-    if (end > first) {
-      filter(&view, first, end - first, p->d_f, p->compute);
-      CUDA_CHECK_LAUNCH();
-      gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)(end - first) * p->W, (long long)(end - first) * p->W};
-      band_sums(&f, NULL, fsum, p->compute);
-      noise_cov(&f, NULL, cn, p->compute);
-    }
     gpu_matrix x = image_rows(p, row0, rows);
-    band_sums(&x, p->d_shift, xsum, p->compute);
-    data_cov(&x, p->d_shift, cd, p->compute);
-    CUDA_CHECK_LAUNCH();
+    chunk_covariances(p, &view, first, end, &x, c == 0);
     CUDA_CHECK(cudaEventRecord(p->covered[c], p->compute));
   }
+}
+
+/* Streamed: chunk c goes into slot c % 2 with a row of halo above and
+ * below (the 3x3 filter's neighbours), once the work on chunk c - 2 is
+ * done with that slot. The slot is an image of its own, so the filter
+ * clamps at the slot's edges only where the image ends too. */
+static void covariances_streamed(mnf_gpu_plan *p)
+{
+  for (int c = 0; c < p->chunks; c++) {
+    int row0, rows, slot = c % 2;
+    chunk_range(p, c, &row0, &rows);
+    int lo = row0 > 0 ? row0 - 1 : 0, hi = row0 + rows < p->H ? row0 + rows + 1 : p->H;
+    if (c >= 2) CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->covered[slot], 0));
+    upload_rows(p, x_slot(p, c), (size_t)(hi - lo) * p->W, lo, hi - lo, p->copy);
+    CUDA_CHECK(cudaEventRecord(p->in[slot], p->copy));
+    CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[slot], 0));
+    gpu_image view = {x_slot(p, c), p->img->data_type, p->W, hi - lo, p->B};
+    gpu_matrix x = {x_slot(p, c) + (size_t)(row0 - lo) * p->W * p->esize, p->img->data_type, p->B,
+                    (long long)rows * p->W, (long long)(hi - lo) * p->W};
+    chunk_covariances(p, &view, row0 - lo, row0 - lo + rows, &x, c == 0);
+    CUDA_CHECK(cudaEventRecord(p->covered[slot], p->compute));
+  }
+}
+
+/* gpu and gpu-naive: S1, S2, S4, then the sums to the host. */
+static void covariances_custom(mnf_gpu_plan *p)
+{
+  int B = p->B;
+  CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->start, 0));
+  if (p->stream_rows) covariances_streamed(p);
+  else covariances_resident(p);
   CUDA_CHECK(cudaMemcpyAsync(p->h_acc, p->d_acc, sizeof(double) * (2 * B * B + 2 * B), cudaMemcpyDeviceToHost, p->compute));
   CUDA_CHECK(cudaMemcpyAsync(p->h_shift, p->d_shift, sizeof(float) * B, cudaMemcpyDeviceToHost, p->compute));
   CUDA_CHECK(cudaEventRecord(p->reduced, p->compute));
@@ -436,18 +547,54 @@ static void covariances_custom(mnf_gpu_plan *p)
   for (int b = 0; b < B; b++) p->r.band_mean[b] = p->h_shift[b] + h_xsum[b] / (double)p->S;
 }
 
-static void transform_custom(mnf_gpu_plan *p)
+/* Resident: S8 chunk by chunk, each chunk's components going down while
+ * the next is computed. */
+static void transform_resident(mnf_gpu_plan *p)
 {
   transform_launch transform = p->opt.impl == MNF_IMPL_GPU ? transform_v3_registers : transform_v0_naive;
   for (int c = 0; c < p->chunks; c++) {
-    int row0 = p->chunk_row0[c], rows = p->chunk_row0[c + 1] - row0;
+    int row0, rows;
+    chunk_range(p, c, &row0, &rows);
     gpu_matrix x = image_rows(p, row0, rows);
-    transform(&x, p->d_t, p->M, p->d_z + (size_t)row0 * p->W, (long long)p->S, p->compute);
+    float *z = p->d_z + (size_t)row0 * p->W;
+    transform(&x, p->d_t, p->M, z, (long long)p->S, p->compute);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(p->out[c], p->compute));
     CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c], 0));
-    copy_components_down(p, row0, rows, p->copy);
+    copy_components_down(p, z, p->S, row0, rows, p->copy);
   }
+}
+
+/* Streamed: the image goes up a second time, chunk c into slot c % 2 once
+ * S8 of chunk c - 2 has read it; its components into z slot c % 2 once
+ * chunk c - 2's have gone down (on their own stream, so uploads and
+ * downloads overlap). */
+static void transform_streamed(mnf_gpu_plan *p)
+{
+  for (int c = 0; c < p->chunks; c++) {
+    int row0, rows, slot = c % 2;
+    chunk_range(p, c, &row0, &rows);
+    if (c >= 2) CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[slot], 0));
+    upload_rows(p, x_slot(p, c), (size_t)rows * p->W, row0, rows, p->copy);
+    CUDA_CHECK(cudaEventRecord(p->in[slot], p->copy));
+    CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[slot], 0));
+    if (c >= 2) CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->downloaded[slot], 0));
+    gpu_matrix x = {x_slot(p, c), p->img->data_type, p->B, (long long)rows * p->W, (long long)rows * p->W};
+    transform_v3_registers(&x, p->d_t, p->M, z_slot(p, c), (long long)rows * p->W, p->compute);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(p->out[slot], p->compute));
+    CUDA_CHECK(cudaStreamWaitEvent(p->down, p->out[slot], 0));
+    copy_components_down(p, z_slot(p, c), (size_t)rows * p->W, row0, rows, p->down);
+    CUDA_CHECK(cudaEventRecord(p->downloaded[slot], p->down));
+  }
+  /* The run's end is taken on the copy stream. */
+  CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->downloaded[(p->chunks - 1) % 2], 0));
+}
+
+static void transform_custom(mnf_gpu_plan *p)
+{
+  if (p->stream_rows) transform_streamed(p);
+  else transform_resident(p);
 }
 
 /* cuBLAS: S1 by the same filter kernel, S2 and S4 by Ssyrk or Sgemm. */
@@ -576,15 +723,19 @@ static int solve(mnf_gpu_plan *p, char *err, size_t err_size)
 
 extern "C" int mnf_gpu_plan_timeline(const mnf_gpu_plan *p, int max, int *rows, float *uploaded_ms, float *covered_ms)
 {
-  if (p->opt.impl != MNF_IMPL_GPU && p->opt.impl != MNF_IMPL_GPU_NAIVE) return 0;
+  bool custom = p->opt.impl == MNF_IMPL_GPU || p->opt.impl == MNF_IMPL_GPU_NAIVE;
+  if (!custom || p->stream_rows) return 0; /* streamed: the events are reused, slot by slot */
   int n = p->chunks < max ? p->chunks : max;
   for (int c = 0; c < n; c++) {
-    rows[c] = p->chunk_row0[c + 1] - p->chunk_row0[c];
+    int row0;
+    chunk_range(p, c, &row0, &rows[c]);
     CUDA_CHECK(cudaEventElapsedTime(&uploaded_ms[c], p->start, p->in[c]));
     CUDA_CHECK(cudaEventElapsedTime(&covered_ms[c], p->start, p->covered[c]));
   }
   return n;
 }
+
+extern "C" int mnf_gpu_plan_streamed(const mnf_gpu_plan *p) { return p->stream_rows > 0; }
 
 extern "C" void mnf_gpu_plan_set_solver(mnf_gpu_plan *p, int solver) { p->solver_choice = solver; }
 
@@ -624,13 +775,22 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   p->r.step_ms[1] = p->r.step_ms[3] = 0.0;
   p->r.step_ms[7] = wall3 - wall2;
   p->r.total_ms = total;
-  p->r.note = p->solver_choice == MNF_GPU_SOLVER_CUSOLVER
-                  ? "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), "
-                    "'S8' holds the transform with the download; 'S3' holds S3 and S5-S7 on the GPU (cuSOLVER "
-                    "Dsyevd, cuBLAS Dgemm); total by CUDA events, buffer allocation and pinning excluded"
-                  : "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), "
-                    "'S8' holds the transform with the download; S3 and S5-S7 on the CPU (LAPACKE, OpenBLAS); "
-                    "total by CUDA events, buffer allocation and pinning excluded";
+  /* Static strings: the result outlives the plan (mnf_gpu_run). */
+  static const char *notes[2][2] = {
+      {"GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), 'S8' holds the "
+       "transform with the download; S3 and S5-S7 on the CPU (LAPACKE, OpenBLAS); total by CUDA events, buffer "
+       "allocation and pinning excluded",
+       "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), 'S8' holds the "
+       "transform with the download; 'S3' holds S3 and S5-S7 on the GPU (cuSOLVER Dsyevd, cuBLAS Dgemm); total by "
+       "CUDA events, buffer allocation and pinning excluded"},
+      {"GPU, streamed (the image did not fit in GPU memory and went up twice, in chunks): 'S1 noise filter' holds "
+       "S1+S2+S4 with the first upload, 'S8' the transform with the second upload and the download; S3 and S5-S7 on "
+       "the CPU (LAPACKE, OpenBLAS); total by CUDA events, buffer allocation and pinning excluded",
+       "GPU, streamed (the image did not fit in GPU memory and went up twice, in chunks): 'S1 noise filter' holds "
+       "S1+S2+S4 with the first upload, 'S8' the transform with the second upload and the download; 'S3' holds S3 "
+       "and S5-S7 on the GPU (cuSOLVER Dsyevd, cuBLAS Dgemm); total by CUDA events, buffer allocation and pinning "
+       "excluded"}};
+  p->r.note = notes[p->stream_rows > 0][p->solver_choice == MNF_GPU_SOLVER_CUSOLVER];
   *out = &p->r;
   return 0;
 }

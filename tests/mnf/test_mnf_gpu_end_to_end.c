@@ -57,20 +57,26 @@ static void compare(int impl, int noise, const mnf_image *img, int solver)
 }
 
 /* CUDA-MNF with chunks of a few rows: chunks of one row, filter rows
- * handed from one chunk to the next, the halving tail. */
-static void compare_chunked(int noise, const mnf_image *img, long chunk_pixels)
+ * handed from one chunk to the next, the shrinking tail; and the streamed
+ * path (two chunk buffers, the image uploaded twice, halo rows). */
+static void compare_tuned(int noise, const mnf_image *img, long chunk_pixels, int storage)
 {
   mnf_options opt = {6, noise, MNF_IMPL_SERIAL};
   mnf_result ref;
   char err[512];
   if (mnf_run(img, &opt, &ref, err, sizeof err)) { test_fail(__FILE__, __LINE__, "serial: %s", err); return; }
   opt.impl = MNF_IMPL_GPU;
-  mnf_gpu_plan *plan = mnf_gpu_plan_create_chunked(img, &opt, chunk_pixels, err, sizeof err);
+  mnf_gpu_tuning tuning = {chunk_pixels, storage};
+  mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
   const mnf_result *res;
   CHECK(plan != NULL);
   if (plan) {
-    if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) test_fail(__FILE__, __LINE__, "chunked: %s", err);
-    else check_close("gpu-chunked", noise, &ref, res);
+    CHECK(mnf_gpu_plan_streamed(plan) == (storage == MNF_GPU_STORAGE_STREAMED));
+    /* Twice: the second run reuses the slots and events. */
+    for (int run = 0; run < 2; run++) {
+      if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) test_fail(__FILE__, __LINE__, "tuned: %s", err);
+      else check_close(storage == MNF_GPU_STORAGE_STREAMED ? "gpu-streamed" : "gpu-chunked", noise, &ref, res);
+    }
     mnf_gpu_plan_destroy(plan);
   }
   mnf_result_free(&ref);
@@ -115,8 +121,11 @@ int main(void)
   for (int i = 0; i < 4; i++)
     for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) compare(impls[i], noise, &img, -1);
   for (int noise = MNF_NOISE_MEDIAN3; noise <= MNF_NOISE_DIFF; noise++) {
-    compare_chunked(noise, &img, 61 * 8); /* 9 chunks: 7, 8, 8, 8, 6, 4, 3, 2, 1 rows */
-    compare_chunked(noise, &img, 61 * 4); /* 14 chunks: 1, 4, ..., 4, 3, 2, 1 rows */
+    compare_tuned(noise, &img, 61 * 8, MNF_GPU_STORAGE_RESIDENT); /* 9 chunks: 7, 8, 8, 8, 6, 4, 3, 2, 1 rows */
+    compare_tuned(noise, &img, 61 * 4, MNF_GPU_STORAGE_RESIDENT); /* 14 chunks: 1, 4, ..., 4, 3, 2, 1 rows */
+    compare_tuned(noise, &img, 61 * 5, MNF_GPU_STORAGE_STREAMED); /* 10 chunks of 5 rows, the last 2 */
+    compare_tuned(noise, &img, 61 * 1, MNF_GPU_STORAGE_STREAMED); /* 47 chunks of one row */
+    compare_tuned(noise, &img, 0, MNF_GPU_STORAGE_STREAMED);      /* one chunk, no halo */
   }
   for (int solver = MNF_GPU_SOLVER_AUTO; solver <= MNF_GPU_SOLVER_CUSOLVER; solver++) {
     compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, solver);
