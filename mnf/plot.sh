@@ -13,7 +13,7 @@ value() {
   echo "# image cuda_mnf cublas_sgemm cublas_ssyrk transfer_floor k20c_cuda_mnf k20c_cublas_mnf (ms)"
   for i in 1 2 3; do
     echo "$i $(value cuda_mnf $i median) $(value cublas_mnf_sgemm $i median) $(value cublas_mnf_ssyrk $i median)" \
-         "$(value transfer_floor $i median) $(value cuda_mnf $i paper_k20c_ms) $(value cublas_mnf_ssyrk $i paper_k20c_ms)"
+         "$(value transfer_floor $i floor_ms) $(value cuda_mnf $i paper_k20c_ms) $(value cublas_mnf_ssyrk $i paper_k20c_ms)"
   done
 } > "$dir/plot_table8.dat"
 {
