@@ -1,7 +1,8 @@
 #!/bin/sh
 # mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
 # go (the device budget allows one call): builds only the MNF targets, runs
-# the MNF tests, the benchmark (Tables 5-8, written to OUT_DIR), a count of
+# the MNF tests, the S3 solver comparison (mnf-eig-bench), the benchmark
+# (Tables 5-8, written to OUT_DIR), a count of
 # V7's and V8's main instructions, and Nsight Compute on image 1 for the
 # covariance versions listed in NCU (e.g. NCU="7 8"; none by default), then
 # prints the tables. SERIAL_FULL=N runs the serial version on the whole of
@@ -14,9 +15,10 @@ build=build-gpu
 mkdir -p "$out"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/build.log" 2>&1
 cmake -S . -B $build -DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON >> "$out/build.log" 2>&1
-cmake --build $build -j16 --target mnf mnf-synth mnf-bench test_mnf_envi test_mnf_cpu test_mnf_cov_bytes \
+cmake --build $build -j16 --target mnf mnf-synth mnf-bench mnf-eig-bench test_mnf_envi test_mnf_cpu test_mnf_cov_bytes \
   test_mnf_gpu_kernels test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
+timeout 60 $build/bin/mnf-eig-bench --out "$out" > "$out/eig_bench.md" 2>&1
 timeout 400 $build/bin/mnf-bench --out "$out" --serial-full "${SERIAL_FULL:-0}" > "$out/bench.log" 2>&1
 for v in ${NCU:-}; do
   timeout 40 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
@@ -39,4 +41,4 @@ for v in ${NCU:-}; do
   echo "ncu cov_v$v:"
   grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
 done
-cat "$out/mnf_tables.md"
+cat "$out/eig_bench.md" "$out/mnf_tables.md"
