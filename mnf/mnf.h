@@ -51,6 +51,7 @@ typedef struct mnf_result {
   double step_ms[MNF_STEPS];  /* wall time of each step; fused steps say so in note */
   double total_ms;       /* the whole run, transfers included, file reading excluded */
   const char *note;      /* how this implementation's steps were timed */
+  int streamed;          /* --impl gpu: the image did not fit in GPU memory and went up twice */
 } mnf_result;
 
 const char *mnf_noise_name(int noise);

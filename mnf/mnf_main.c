@@ -78,6 +78,7 @@ int main(int argc, char **argv)
     printf("mnf: %s: %dx%dx%d %s, %d components (%s noise, %s) in %.1f ms\n", input, img.samples, img.lines,
            img.bands, envi_type_name(img.data_type), r.components, mnf_noise_name(opt.noise),
            mnf_impl_name(opt.impl), r.total_ms);
+    if (r.streamed) printf("  the image did not fit in GPU memory: it was streamed in chunks (uploaded twice)\n");
     printf("  SNR of the first components:");
     for (int m = 0; m < r.components && m < 8; m++) printf(" %.4g", r.eigenvalues[m] - 1.0);
     printf("\n");

@@ -55,6 +55,7 @@ static void write_report(FILE *f, const char *input, const mnf_image *img, const
   for (int s = 0; s < MNF_STEPS; s++) jsonw_key(&w, mnf_step_name(s)), jsonw_number(&w, r->step_ms[s]);
   jsonw_key(&w, "total"), jsonw_number(&w, r->total_ms);
   jsonw_key(&w, "note"), jsonw_string(&w, r->note);
+  jsonw_key(&w, "streamed"), jsonw_bool(&w, r->streamed != 0);
   jsonw_object_end(&w);
   jsonw_object_end(&w);
   fputc('\n', f);

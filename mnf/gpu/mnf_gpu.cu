@@ -792,6 +792,7 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
        "and S5-S7 on the GPU (cuSOLVER Dsyevd, cuBLAS Dgemm); total by CUDA events, buffer allocation and pinning "
        "excluded"}};
   p->r.note = notes[p->stream_rows > 0][p->solver_choice == MNF_GPU_SOLVER_CUSOLVER];
+  p->r.streamed = p->stream_rows > 0;
   *out = &p->r;
   return 0;
 }
