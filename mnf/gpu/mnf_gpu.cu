@@ -38,10 +38,11 @@ struct mnf_gpu_plan {
   int B, W, H, M;
   size_t S, esize;
   bool registered;        /* we pinned the caller's image */
-  void *d_x;              /* the image, stored type */
+  void *d_x;              /* the image in its stored type (streamed: two chunk slots) */
   float *d_f;             /* noise estimate: one chunk (gpu) or all of it */
   float *d_xf;            /* cuBLAS: the image as float */
-  float *d_z, *d_t, *d_shift, *d_ones, *d_vec;
+  float *d_z;             /* the components (streamed: two chunk slots) */
+  float *d_t, *d_shift, *d_ones, *d_vec;
   double *d_acc;          /* C_N sums, C_D sums, noise sums, data sums */
   float *d_accf;          /* cuBLAS: C_N, C_D, noise means, data means (float) */
   double *h_acc;          /* pinned copies */
@@ -54,10 +55,10 @@ struct mnf_gpu_plan {
   cudaStream_t down;     /* streamed: the downloads of S8, beside the uploads */
   cudaEvent_t downloaded[2];
   cudaStream_t copy, compute;
-  /* in/out: a chunk is uploaded / its components computed; reduced: the
+  /* Per chunk (streamed: per slot), in: uploaded; covered: its S1, S2, S4
+   * done (also the timeline); out: its components computed. reduced: the
    * covariance sums are on the host; work_done: the compute stream is done. */
-  cudaEvent_t in[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done;
-  cudaEvent_t covered[MAX_CHUNKS]; /* chunk c's S1, S2, S4 are done (the timeline) */
+  cudaEvent_t in[MAX_CHUNKS], covered[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done;
   cublasHandle_t blas;
   /* S3, S5-S7 on the device: C_N then C_adj then V (in place), P, C_D P
    * then T; the eigenvalues of C_N and C_adj; Dsyevd's workspace and two
