@@ -6,6 +6,7 @@
 #include "cusolver_common.h"
 typedef struct cusolverDnContext *cusolverDnHandle_t;
 typedef struct syevjInfo *syevjInfo_t;
+typedef struct cusolverDnParams *cusolverDnParams_t;
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -29,6 +30,18 @@ cusolverStatus_t cusolverDnDsyevj_bufferSize(cusolverDnHandle_t, cusolverEigMode
 cusolverStatus_t cusolverDnDsyevj(cusolverDnHandle_t, cusolverEigMode_t jobz, cublasFillMode_t uplo, int n,
                                   double *A, int lda, double *W, double *work, int lwork, int *info,
                                   syevjInfo_t params);
+cusolverStatus_t cusolverDnCreateParams(cusolverDnParams_t *params);
+cusolverStatus_t cusolverDnDestroyParams(cusolverDnParams_t params);
+cusolverStatus_t cusolverDnXsyevd_bufferSize(cusolverDnHandle_t, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                             cublasFillMode_t uplo, long long n, cudaDataType dataTypeA,
+                                             const void *A, long long lda, cudaDataType dataTypeW, const void *W,
+                                             cudaDataType computeType, size_t *workspaceInBytesOnDevice,
+                                             size_t *workspaceInBytesOnHost);
+cusolverStatus_t cusolverDnXsyevd(cusolverDnHandle_t, cusolverDnParams_t params, cusolverEigMode_t jobz,
+                                  cublasFillMode_t uplo, long long n, cudaDataType dataTypeA, void *A, long long lda,
+                                  cudaDataType dataTypeW, void *W, cudaDataType computeType, void *bufferOnDevice,
+                                  size_t workspaceInBytesOnDevice, void *bufferOnHost, size_t workspaceInBytesOnHost,
+                                  int *info);
 cusolverStatus_t cusolverDnSpotrf_bufferSize(cusolverDnHandle_t, cublasFillMode_t uplo, int n, float *A,
                                              int lda, int *lwork);
 cusolverStatus_t cusolverDnDpotrf_bufferSize(cusolverDnHandle_t, cublasFillMode_t uplo, int n, double *A,
