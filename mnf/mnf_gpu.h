@@ -35,11 +35,13 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *plan);
  * free memory. AUTO (the default): resident when it fits, else streamed. */
 enum mnf_gpu_storage { MNF_GPU_STORAGE_AUTO, MNF_GPU_STORAGE_RESIDENT, MNF_GPU_STORAGE_STREAMED };
 typedef struct {
-  long chunk_pixels; /* the upload chunks' target size; 0: the default */
-  int storage;       /* enum mnf_gpu_storage */
+  long chunk_pixels;   /* the upload chunks' target size; 0: the default */
+  int storage;         /* enum mnf_gpu_storage */
+  size_t device_bytes; /* GPU memory the plan may count on; 0: what is free */
 } mnf_gpu_tuning;
 /* As mnf_gpu_plan_create, with the tuning above (the tests use it to take a
- * small image through many chunks, and through the streamed path). */
+ * small image through many chunks and through the streamed path, and to
+ * make the automatic choice on a GPU of any size). */
 mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options *opt, const mnf_gpu_tuning *tuning,
                                         char *err, size_t err_size);
 /* Whether the plan streams the image (see mnf_gpu_storage). */

@@ -408,7 +408,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
 {
   mnf_options opt = {components, MNF_NOISE_MEAN3, impl};
   char err[512];
-  mnf_gpu_tuning tuning = {0, storage};
+  mnf_gpu_tuning tuning = {0, storage, 0};
   mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
   if (!plan) {
     fprintf(stderr, "mnf-bench: %s: %s\n", mnf_impl_name(impl), err);

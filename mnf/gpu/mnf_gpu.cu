@@ -248,7 +248,7 @@ static void plan_chunks(mnf_gpu_plan *p, bool streamed, long chunk_pixels)
 
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size)
 {
-  mnf_gpu_tuning defaults = {0, MNF_GPU_STORAGE_AUTO};
+  mnf_gpu_tuning defaults = {0, MNF_GPU_STORAGE_AUTO, 0};
   return mnf_gpu_plan_create_tuned(img, opt, &defaults, err, err_size);
 }
 
@@ -274,6 +274,7 @@ static int plan_memory(mnf_gpu_plan *p, const mnf_gpu_tuning *tuning, size_t *f_
   size_t B = p->B, S = p->S, W = p->W, M = p->M, margin = 8 << 20;
   size_t free_bytes, total_bytes;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (tuning->device_bytes && tuning->device_bytes < free_bytes) free_bytes = tuning->device_bytes;
   plan_chunks(p, custom, chunk_pixels);
   int max_rows = 0;
   for (int c = 0; c < p->chunks; c++)

@@ -66,7 +66,7 @@ static void compare_tuned(int noise, const mnf_image *img, long chunk_pixels, in
   char err[512];
   if (mnf_run(img, &opt, &ref, err, sizeof err)) { test_fail(__FILE__, __LINE__, "serial: %s", err); return; }
   opt.impl = MNF_IMPL_GPU;
-  mnf_gpu_tuning tuning = {chunk_pixels, storage};
+  mnf_gpu_tuning tuning = {chunk_pixels, storage, 0};
   mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
   const mnf_result *res;
   CHECK(plan != NULL);
@@ -84,6 +84,47 @@ static void compare_tuned(int noise, const mnf_image *img, long chunk_pixels, in
     mnf_gpu_plan_destroy(plan);
   }
   mnf_result_free(&ref);
+}
+
+/* The automatic choice on a GPU of any size (device_bytes): with too
+ * little memory, a clear error; with the least memory that works, the
+ * streamed path, and it is right; with plenty, the resident path. */
+static void check_storage_choice(const mnf_image *img)
+{
+  mnf_options opt = {6, MNF_NOISE_MEAN3, MNF_IMPL_GPU};
+  mnf_gpu_tuning tuning = {0, MNF_GPU_STORAGE_AUTO, 1 << 20};
+  char err[512] = "";
+  mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
+  CHECK(plan == NULL && strstr(err, "not enough GPU memory") != NULL);
+  if (plan) mnf_gpu_plan_destroy(plan);
+  /* The least memory that gives a plan, to 4 KB. */
+  size_t lo = 1 << 20, hi = (size_t)1 << 30;
+  while (hi - lo > 4096) {
+    tuning.device_bytes = lo + (hi - lo) / 2;
+    plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
+    if (plan) hi = tuning.device_bytes, mnf_gpu_plan_destroy(plan);
+    else lo = tuning.device_bytes;
+  }
+  tuning.device_bytes = hi;
+  plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
+  CHECK(plan != NULL);
+  if (plan) {
+    CHECK(mnf_gpu_plan_streamed(plan));
+    mnf_options serial = opt;
+    serial.impl = MNF_IMPL_SERIAL;
+    mnf_result ref;
+    const mnf_result *res;
+    if (mnf_run(img, &serial, &ref, err, sizeof err) == 0) {
+      if (mnf_gpu_plan_execute(plan, &res, err, sizeof err) == 0) check_close("gpu-auto-streamed", opt.noise, &ref, res);
+      else test_fail(__FILE__, __LINE__, "auto-streamed: %s", err);
+      mnf_result_free(&ref);
+    }
+    mnf_gpu_plan_destroy(plan);
+  }
+  tuning.device_bytes = (size_t)1 << 30;
+  plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
+  CHECK(plan != NULL && !mnf_gpu_plan_streamed(plan));
+  if (plan) mnf_gpu_plan_destroy(plan);
 }
 
 static void check_close(const char *label, int noise, const mnf_result *ref, const mnf_result *got)
@@ -131,6 +172,7 @@ int main(void)
     compare_tuned(noise, &img, 61 * 1, MNF_GPU_STORAGE_STREAMED); /* 47 chunks of one row */
     compare_tuned(noise, &img, 0, MNF_GPU_STORAGE_STREAMED);      /* one chunk, no halo */
   }
+  check_storage_choice(&img);
   for (int solver = MNF_GPU_SOLVER_AUTO; solver <= MNF_GPU_SOLVER_CUSOLVER; solver++) {
     compare(MNF_IMPL_GPU, MNF_NOISE_MEAN3, &img, solver);
     compare(MNF_IMPL_CUBLAS_GEMM, MNF_NOISE_MEAN3, &img, solver);
