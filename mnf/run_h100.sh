@@ -7,8 +7,8 @@
 # covariance versions listed in NCU (e.g. NCU="7 8"; none by default), then
 # prints the tables. SERIAL_FULL=N runs the serial version on the whole of
 # the first N images (image 1: about 45 s) instead of estimating it. Run
-# from the repository root. Copy OUT_DIR to mnf/data/<run>/ and draw the
-# plots with mnf/plot.sh.
+# from the repository root. Copy OUT_DIR to mnf/data/<run>/; the plots are
+# drawn there too when the machine has gnuplot (else run mnf/plot.sh).
 set -u
 out=${1:?usage: mnf/run_h100.sh OUT_DIR}
 build=build-gpu
@@ -41,4 +41,6 @@ for v in ${NCU:-}; do
   echo "ncu cov_v$v:"
   grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
 done
+# The plots, where gnuplot exists (else: mnf/plot.sh OUT_DIR on another machine).
+if command -v gnuplot > /dev/null; then sh mnf/plot.sh "$out"; fi
 cat "$out/eig_bench.md" "$out/mnf_tables.md"
