@@ -1,4 +1,4 @@
-/* Launch geometry shared by the tiled covariance kernels (V3, V4): the
+/* Launch geometry shared by the tiled covariance kernels (V3-V8): the
  * lower triangle of the bands x bands result is cut into TILE x TILE tiles,
  * and each tile's pixels are split among several blocks so the whole GPU
  * works even when there are only a few tiles. */
@@ -22,6 +22,39 @@ static inline dim3 cov_tile_grid(int bands, long long n, int tile)
   if (splits > chunks) splits = chunks;
   if (splits < 1) splits = 1;
   return dim3(splits, pairs);
+}
+
+/* Blocks of kernel (threads each) that fit on the GPU at once; cached in
+ * *cache, one per kernel. */
+template <typename Kernel>
+static inline long long cov_resident_blocks(Kernel kernel, int threads, int *cache)
+{
+  if (!*cache) {
+    int sm_count, per_sm;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+    *cache = sm_count * (per_sm > 0 ? per_sm : 1);
+  }
+  return *cache;
+}
+
+/* Pixels per block when each of `pairs` tiles splits n pixels among its
+ * blocks: the fewest whole waves of `resident` blocks (at least min_waves,
+ * so blocks of unequal work even out) that keep every block within
+ * max_pixels; a multiple of the stage, and at least 1024 pixels, so each
+ * block's final atomics stay a few percent of its time. */
+static inline long long cov_wave_split(long long n, int pairs, long long resident, int min_waves, int stage,
+                                       long long max_pixels)
+{
+  long long waves = (n * pairs + resident * max_pixels - 1) / (resident * max_pixels);
+  if (waves < min_waves) waves = min_waves;
+  long long splits = waves * resident / pairs;
+  if (splits < 1) splits = 1;
+  long long per_block = (n + splits - 1) / splits;
+  per_block = (per_block + stage - 1) / stage * stage;
+  if (per_block < 1024) per_block = 1024;
+  if (per_block > max_pixels) per_block = max_pixels;
+  return per_block;
 }
 
 /* Tile pair p of the lower triangle, row-major: (0,0), (1,0), (1,1), ... */

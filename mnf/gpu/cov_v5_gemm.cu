@@ -99,19 +99,6 @@ __global__ void __launch_bounds__(THREADS, 4) cov_v5_kernel(gpu_matrix a, const 
     }
 }
 
-/* Blocks that fit on the GPU at once, for the pixel split. */
-static int resident_blocks(void)
-{
-  static int resident;
-  if (!resident) {
-    int sm_count, per_sm;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cov_v5_kernel<int16_t>, THREADS, 0));
-    resident = sm_count * (per_sm > 0 ? per_sm : 1);
-  }
-  return resident;
-}
-
 void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
 {
   if (a->n <= 0 || a->bands <= 0) return;
@@ -119,7 +106,9 @@ void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStrea
   /* About two waves of blocks, so the blocks of unequal work (diagonal,
    * edge) even out; at least 1024 pixels a block so the final atomics
    * stay a few percent of the time, at most COV_BLOCK_PIXELS for accuracy. */
-  long long per_block = (a->n * pairs + 2LL * resident_blocks() - 1) / (2LL * resident_blocks());
+  static int cache;
+  long long resident = cov_resident_blocks(cov_v5_kernel<int16_t>, THREADS, &cache);
+  long long per_block = (a->n * pairs + 2 * resident - 1) / (2 * resident);
   per_block = (per_block + KT - 1) / KT * KT;
   if (per_block < 1024) per_block = 1024;
   if (per_block > COV_BLOCK_PIXELS) per_block = COV_BLOCK_PIXELS;

@@ -114,33 +114,14 @@ __global__ void __launch_bounds__(V7_THREADS, 4) cov_v7_kernel(gpu_matrix a, con
     }
 }
 
-static int resident_blocks(void)
-{
-  static int resident;
-  if (!resident) {
-    int sm_count, per_sm;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cov_v7_kernel<int16_t>, V7_THREADS, 0));
-    resident = sm_count * (per_sm > 0 ? per_sm : 1);
-  }
-  return resident;
-}
-
 void cov_v7_occupancy(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
 {
   if (a->n <= 0 || a->bands <= 0) return;
   int tiles = ceil_div(a->bands, V7_TILE), pairs = tiles * (tiles + 1) / 2;
-  /* V6's split: the fewest whole waves (at least two) that keep each block
-   * within COV_BLOCK_PIXELS, and at least 1024 pixels a block. */
-  long long resident = resident_blocks();
-  long long waves = (a->n * pairs + resident * COV_BLOCK_PIXELS - 1) / (resident * COV_BLOCK_PIXELS);
-  if (waves < 2) waves = 2;
-  long long splits = waves * resident / pairs;
-  if (splits < 1) splits = 1;
-  long long per_block = (a->n + splits - 1) / splits;
-  per_block = (per_block + V7_KT - 1) / V7_KT * V7_KT;
-  if (per_block < 1024) per_block = 1024;
-  if (per_block > COV_BLOCK_PIXELS) per_block = COV_BLOCK_PIXELS;
+  /* V6's split: whole waves, at least two (cov_wave_split). */
+  static int resident;
+  long long per_block = cov_wave_split(a->n, pairs, cov_resident_blocks(cov_v7_kernel<int16_t>, V7_THREADS, &resident), 2,
+                                       V7_KT, COV_BLOCK_PIXELS);
   dim3 grid(pairs, ceil_div(a->n, per_block));
   MNF_DISPATCH_TYPE(a->type, (cov_v7_kernel<T><<<grid, V7_THREADS, 0, s>>>(*a, shift, sum, per_block)));
 }

@@ -244,18 +244,6 @@ __global__ void __launch_bounds__(V8_THREADS, 4) cov_v8_kernel(gpu_matrix a, con
   }
 }
 
-static int v8_resident_blocks(void)
-{
-  static int resident;
-  if (!resident) {
-    int sm_count, per_sm;
-    CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cov_v8_kernel<int16_t>, V8_THREADS, 0));
-    resident = sm_count * (per_sm > 0 ? per_sm : 1);
-  }
-  return resident;
-}
-
 void cov_v8_tensor(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
 {
   if (a->type != ENVI_U8 && a->type != ENVI_I16 && a->type != ENVI_U16) {
@@ -264,19 +252,12 @@ void cov_v8_tensor(const gpu_matrix *a, const float *shift, double *sum, cudaStr
   }
   if (a->n <= 0 || a->bands <= 0) return;
   int tiles = ceil_div(a->bands, V8_TILE), pairs = tiles * (tiles + 1) / 2;
-  /* Blocks in whole waves of the resident count, at least four waves, so
-   * that even a chunk of ~80k pixels gives every SM work; each block within
-   * the exactness bound and at least 1024 pixels, since its end (quadrant
-   * stores, up to 1024 atomics) costs a few stages. */
-  long long resident = v8_resident_blocks();
-  long long waves = (a->n * pairs + resident * COV_BYTES_MAX_PIXELS - 1) / (resident * COV_BYTES_MAX_PIXELS);
-  if (waves < 4) waves = 4;
-  long long splits = waves * resident / pairs;
-  if (splits < 1) splits = 1;
-  long long per_block = (a->n + splits - 1) / splits;
-  per_block = (per_block + V8_KT - 1) / V8_KT * V8_KT;
-  if (per_block < 1024) per_block = 1024;
-  if (per_block > COV_BYTES_MAX_PIXELS) per_block = COV_BYTES_MAX_PIXELS;
+  /* Whole waves (cov_wave_split), at least four, so that even a chunk of
+   * ~80k pixels gives every SM work; each block within the exactness
+   * bound. */
+  static int resident;
+  long long per_block = cov_wave_split(a->n, pairs, cov_resident_blocks(cov_v8_kernel<int16_t>, V8_THREADS, &resident), 4,
+                                       V8_KT, COV_BYTES_MAX_PIXELS);
   dim3 grid(pairs, ceil_div(a->n, per_block));
   switch (a->type) {
   case ENVI_U8: cov_v8_kernel<uint8_t><<<grid, V8_THREADS, 0, s>>>(*a, shift, sum, per_block); break;
