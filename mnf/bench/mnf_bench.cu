@@ -194,6 +194,7 @@ static double covariance_error(const mnf_image *img, kernel_ctx *c, cov_launch c
 
 /* ---- the tables -------------------------------------------------------- */
 
+#define TIMELINE_CHUNKS 32 /* chunks of CUDA-MNF's pipeline kept for the tables */
 #define COV_VERSIONS 9
 
 struct scene_times {
@@ -212,8 +213,8 @@ struct scene_times {
   double cuda_mnf_streamed; /* CUDA-MNF forced to stream the image (uploaded twice) */
   /* CUDA-MNF's pipeline in its last run: rows, upload end and S1/S2/S4 end
    * of each chunk (ms from the start). */
-  int chunks, chunk_rows[32];
-  float uploaded[32], covered[32];
+  int chunks, chunk_rows[TIMELINE_CHUNKS];
+  float uploaded[TIMELINE_CHUNKS], covered[TIMELINE_CHUNKS];
 };
 
 /* What the cuBLAS variants' covariance costs: one cublasSsyrk and one
@@ -473,7 +474,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   result_end(&r);
   /* After result_end: a result line is written out as it is built. */
   if (impl == MNF_IMPL_GPU && solver < 0 && storage != MNF_GPU_STORAGE_STREAMED) {
-    t->chunks = mnf_gpu_plan_timeline(plan, 32, t->chunk_rows, t->uploaded, t->covered);
+    t->chunks = mnf_gpu_plan_timeline(plan, TIMELINE_CHUNKS, t->chunk_rows, t->uploaded, t->covered);
     for (int c = 0; c < t->chunks; c++) {
       result_line line;
       result_start(&line, "cuda_mnf_chunk", scene, img->samples, img->lines, "8");
@@ -712,8 +713,8 @@ int main(int argc, char **argv)
       return 2;
     }
   }
-  if (scenes < 1 || scenes > 3 || components < 1 || components > BANDS) {
-    fprintf(stderr, "mnf-bench: --scenes is 1..3, --components 1..%d\n", BANDS);
+  if (scenes < 1 || scenes > 3 || components < 1 || components > BANDS || serial_full_scenes < 0 || serial_full_scenes > 3) {
+    fprintf(stderr, "mnf-bench: --scenes is 1..3, --components 1..%d, --serial-full 0..3\n", BANDS);
     return 2;
   }
   if (!gpu_available()) {
