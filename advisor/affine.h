@@ -4,7 +4,7 @@
  * a kernel parameter, a loop induction variable...). Anything else — a
  * division by a variable, a value loaded from memory — makes the expression
  * unknown, and the checks that need it stay silent. (Where only / or % by
- * constants is in the way, analyze.c evaluates the lanes one by one.) */
+ * constants is in the way, lanes.c evaluates the lanes one by one.) */
 #ifndef WARPLINT_AFFINE_H
 #define WARPLINT_AFFINE_H
 

@@ -1,5 +1,7 @@
 /* warplint — internal interfaces shared by the advisor's source files.
- * analyze.c turns one CUDA file into findings and an array inventory;
+ * The analysis (analysis.h: frontend.c, kernel.c, walk.c, index.c, lanes.c,
+ * check_*.c, findings.c) turns one CUDA file into findings and an array
+ * inventory;
  * profile.c loads the rule catalog and a GPU profile; report.c prints
  * text, JSON and SARIF; main.c is the command line. */
 #ifndef WARPLINT_H
@@ -94,7 +96,7 @@ typedef struct wl_options {
   const char *profile_short;       /* gpu.short, e.g. "H100" */
 } wl_options;
 
-/* analyze.c: parses path with extra compiler args and fills result. */
+/* frontend.c: parses path with extra compiler args and fills result. */
 void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args,
                      int extra_count, const wl_options *opt, wl_file_result *result);
 void wl_result_free(wl_file_result *r);

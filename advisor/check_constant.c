@@ -1,0 +1,70 @@
+/* Constant-memory checks (rule family C_): a warp reading several
+ * __constant__ addresses at once (C_3), a loop walking constant data with a
+ * stride (C_1), and small read-only global data every lane reads alike, which
+ * belongs in constant memory (C_2). */
+#include "analysis.h"
+
+#include <string.h>
+
+/* C_1: a warp-uniform __constant__ read whose index moves by more than one
+ * element per iteration of an enclosing loop. */
+void check_c1_constant_stride(kernel_ctx *k, access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (m->kind != LANE_UNIFORM) return;
+  append_pattern(a, "broadcast (C_2)");
+  for (int i = x->loop_count - 1; i >= 0; i--) {
+    if (x->loops[i] < 0) continue;
+    poly c;
+    long long step;
+    poly_coefficient(&x->off, x->loops[i], &c);
+    if (!poly_is_const(&c, &step) || (step >= -1 && step <= 1)) return;
+    wl_finding *f = new_finding(k, "C_1", x, a);
+    if (!f) return;
+    add_metric(k, f, "warp.constant.distinct_1");
+    add_metric(k, f, "latency.constant");
+    set_message(f, wl_format("the loop over '%s' walks constant memory with a stride of %lld elements; "
+                             "reorganise the data so consecutive iterations read consecutive elements",
+                             k->atoms[x->loops[i]].name, step),
+                compare_text(k, f, "broadcast", "latency"));
+    return;
+  }
+}
+
+/* C_3: __constant__ indexed by a lane-varying expression. */
+void check_c3_constant_divergent(kernel_ctx *k, access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  char key[64], label[32];
+  if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC) return;
+  int distinct = m->kind == LANE_CONCRETE ? count_distinct(m->offset, 32) : 32;
+  if (distinct < 2) return;
+  snprintf(label, sizeof label, "%d distinct addresses", distinct);
+  append_pattern(a, label);
+  wl_finding *f = new_finding(k, "C_3", x, a);
+  if (!f) return;
+  snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(distinct));
+  add_metric(k, f, key);
+  add_metric(k, f, "warp.constant.distinct_1");
+  snprintf(label, sizeof label, "%d distinct", pow2_at_least(distinct));
+  set_message(f, wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
+                           "warp are served one after another", a->name, distinct),
+              compare_text(k, f, label, "broadcast"));
+}
+
+/* C_2: read-only global data that every lane of the grid reads at the same
+ * index in a loop (only loop variables, parameters and constants in it). */
+void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x, const lane_model *m) {
+  (void)m;
+  array_info *a = &k->arrays[x->array];
+  if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
+      uses_index_atoms(&x->off) || a->elem_size > 16)
+    return;
+  append_pattern(a, "same element for the whole grid");
+  a->reusable = true;
+  wl_finding *f = new_finding(k, "C_2", x, a);
+  if (!f) return;
+  add_metric(k, f, "warp.global.distinct_1");
+  add_metric(k, f, "warp.constant.distinct_1");
+  set_message(f, wl_format("every lane reads the same element of read-only '%s' in the loop: "
+                           "small read-only data belongs in __constant__ memory", a->name),
+              compare_text(k, f, "global broadcast", "constant broadcast"));
+}

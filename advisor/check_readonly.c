@@ -1,0 +1,41 @@
+/* Read-only / texture checks (rule family T_). T_4: read-only data read
+ * non-consecutively (or gathered) on the plain global path. */
+#include "analysis.h"
+
+#include <string.h>
+
+/* const float *__restrict__ name, for the T_4 fix-it on the parameter. */
+static void restrict_fix(wl_finding *f, const array_info *a) {
+  if (f->fix_count >= 2) return;
+  CXSourceRange range = clang_getCursorExtent(a->decl);
+  unsigned begin_line, begin_col, begin_off, end_off;
+  clang_getExpansionLocation(clang_getRangeStart(range), NULL, &begin_line, &begin_col, &begin_off);
+  clang_getExpansionLocation(clang_getRangeEnd(range), NULL, NULL, NULL, &end_off);
+  if (end_off <= begin_off) return;
+  wl_fix *fix = &f->fixes[f->fix_count++];
+  fix->line = begin_line;
+  fix->column = begin_col;
+  fix->length = end_off - begin_off;
+  fix->replacement = wl_format("const %s *__restrict__ %s", a->elem_type, a->name);
+  add_note(f, begin_line, begin_col,
+           wl_format("declare '%s' as 'const %s *__restrict__' so loads take the read-only path (T_4)",
+                     a->name, a->elem_type));
+}
+
+void check_t4_readonly_path(kernel_ctx *k, access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (!x->read || x->ldg || !is_read_only(a) || !a->is_param || (a->param_const && a->param_restrict)) return;
+  int got, ideal;
+  bool gather = m->kind == LANE_UNKNOWN && x->off.data_dependent;
+  if (!gather && !lanes_strided(m, a->elem_size, &got, &ideal)) return;
+  wl_finding *t = new_finding(k, "T_4", x, a);
+  if (!t) return;
+  add_metric(k, t, "pattern.texture.strided");
+  add_metric(k, t, "pattern.global.strided");
+  set_message(t, gather ? wl_format("read-only '%s' is gathered through an index loaded from memory, on the "
+                                    "plain global path", a->name)
+                        : wl_format("read-only '%s' is read non-consecutively through the plain global path",
+                                    a->name),
+              compare_text(k, t, "texture strided", "global strided"));
+  restrict_fix(t, a);
+}

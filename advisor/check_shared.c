@@ -1,0 +1,252 @@
+/* Shared-memory checks (rule family S_): bank conflicts (S_1), launches with
+ * too few warps (S_4), global data that belongs in shared memory (S_5), and
+ * shared staging that no other thread reads (S_6). */
+#include "analysis.h"
+
+#include <string.h>
+
+static bool last_extent_range(const array_info *a, unsigned *line, unsigned *column, unsigned *length,
+                              char **text) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a->decl);
+  CXToken *tokens;
+  unsigned n;
+  /* From the name on: the declaration may begin inside a macro (__shared__). */
+  CXSourceRange from_name = clang_getRange(clang_getCursorLocation(a->decl),
+                                           clang_getRangeEnd(clang_getCursorExtent(a->decl)));
+  clang_tokenize(tu, from_name, &tokens, &n);
+  bool ok = false;
+  int brackets = 0;
+  for (unsigned i = 0; i + 2 < n; i++) {
+    char *s = cx_take(clang_getTokenSpelling(tu, tokens[i]));
+    bool open = strcmp(s, "[") == 0;
+    free(s);
+    if (!open) continue;
+    if (++brackets != a->ndim) continue;
+    char *close = cx_take(clang_getTokenSpelling(tu, tokens[i + 2]));
+    if (strcmp(close, "]") == 0) {
+      unsigned begin, end;
+      CXSourceRange r = clang_getTokenExtent(tu, tokens[i + 1]);
+      clang_getExpansionLocation(clang_getRangeStart(r), NULL, line, column, &begin);
+      clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &end);
+      *length = end - begin;
+      *text = cx_take(clang_getTokenSpelling(tu, tokens[i + 1]));
+      ok = true;
+    }
+    free(close);
+    break;
+  }
+  clang_disposeTokens(tu, tokens, n);
+  return ok;
+}
+
+/* A lane stride such as threadIdx.x * n: every lane lands in one bank
+ * whenever n * element size is a multiple of 128 bytes. Reported only when
+ * threadIdx.x is the one lane-varying index and its coefficient is a single
+ * product of uniform symbols. */
+static void check_shared_symbolic(kernel_ctx *k, const access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (m->stride.unknown || m->stride.count != 1 || m->stride.terms[0].degree == 0) return;
+  if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || a->elem_size > 4) return;
+  for (int d = 0; d < m->stride.terms[0].degree; d++)
+    if (is_thread_atom(m->stride.terms[0].atoms[d])) return;
+  char stride[120];
+  poly_text(k, &m->stride, stride, sizeof stride);
+  wl_finding *f = new_finding(k, "S_1", x, a);
+  if (!f) return;
+  append_pattern(a, "stride symbolic: 32-way when a multiple of 32");
+  add_metric(k, f, "bank_conflict.way_32");
+  add_metric(k, f, "bank_conflict.way_1");
+  set_message(f, wl_format("lanes of a warp access shared '%s' %s elements apart: a 32-way bank conflict "
+                           "when %s is a multiple of 32", a->name, stride, stride),
+              compare_text(k, f, "32-way", "1-way"));
+  add_note(f, a->line, a->column, wl_strdup("pad the row (an odd stride) or swap the index order (S_1)"));
+}
+
+void check_s1_bank_conflict(kernel_ctx *k, access_info *x, const lane_model *m) {
+  array_info *a = &k->arrays[x->array];
+  if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
+  if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x, m); return; }
+  if (m->kind != LANE_CONCRETE) return;
+  int degree = conflict_degree(m->offset, a->elem_size);
+  if (degree < 2) {
+    if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
+    else if (m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
+    else if (!m->stride_const) append_pattern(a, "irregular, conflict-free");
+    else append_pattern(a, "strided, conflict-free (S_3)");
+    return;
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%d-way bank conflict", degree);
+  append_pattern(a, buf);
+  wl_finding *f = new_finding(k, "S_1", x, a);
+  if (!f) return;
+  int key_degree = pow2_at_least(degree);
+  char key[64], label[32];
+  const char *family = a->elem_size == 8 ? "bank_conflict8" : "bank_conflict";
+  snprintf(key, sizeof key, "%s.way_%d", family, key_degree);
+  add_metric(k, f, key);
+  snprintf(key, sizeof key, "%s.way_1", family);
+  add_metric(k, f, key);
+  snprintf(label, sizeof label, "%d-way", key_degree);
+  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request",
+                           degree, a->name, degree),
+              compare_text(k, f, label, "1-way"));
+  /* Padding the last dimension by one element: recompute with it. */
+  if (a->ndim < 2 || a->ext[a->ndim - 1] <= 0) return;
+  poly padded;
+  flatten(k, x, 1, &padded);
+  lane_model pm;
+  model_access(k, x, 1, &padded, &pm);
+  if (pm.kind != LANE_CONCRETE || conflict_degree(pm.offset, a->elem_size) != 1) return;
+  unsigned line, column, length;
+  char *text;
+  if (!last_extent_range(a, &line, &column, &length, &text)) return;
+  long long value;
+  char *repl = (sscanf(text, "%lld", &value) == 1 && value == a->ext[a->ndim - 1])
+                   ? wl_format("%lld", value + 1) : wl_format("%s + 1", text);
+  wl_fix *fix = &f->fixes[f->fix_count++];
+  fix->line = line;
+  fix->column = column;
+  fix->length = length;
+  fix->replacement = repl;
+  add_note(f, a->line, a->column, wl_format("pad the last dimension of '%s': [%s] -> [%s] removes the conflict",
+                                            a->name, text, repl));
+  free(text);
+}
+
+/* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
+ * a unit-step loop variable exactly as with a thread index
+ * (in[(y + dy) * w + x + dx]), so neighbouring threads read the same element
+ * in different iterations. */
+static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info *a) {
+  for (int t = ATOM_TX; t <= ATOM_TZ; t++) {
+    if (!poly_uses_atom(&x->off, t)) continue;
+    poly ct;
+    poly_coefficient(&x->off, t, &ct);
+    for (int i = 0; i < x->loop_count; i++) {
+      int loop = x->loops[i];
+      if (loop < 0 || !k->atoms[loop].unit_step || !k->atoms[loop].const_trip) continue;
+      poly cl;
+      poly_coefficient(&x->off, loop, &cl);
+      if (!poly_equal(&ct, &cl)) continue;
+      a->reusable = true;
+      append_pattern(a, "neighbourhood reused by adjacent threads");
+      wl_finding *f = new_finding(k, "S_5", x, a);
+      if (!f) return true;
+      add_metric(k, f, "latency.global");
+      add_metric(k, f, "latency.shared");
+      char trips[48] = "several";
+      if (k->atoms[loop].trips > 1) snprintf(trips, sizeof trips, "%lld", k->atoms[loop].trips);
+      set_message(f, wl_format("reusable global data '%s': the loop over '%s' moves the index as threadIdx.%c "
+                               "does, so each element is read by up to %s neighbouring threads; stage the "
+                               "block's tile and halo in shared memory", a->name, k->atoms[loop].name,
+                               'x' + (t - ATOM_TX), trips),
+                  compare_text(k, f, "global", "shared"));
+      return true;
+    }
+  }
+  return false;
+}
+
+/* S_5: read-only global data read in a loop, by several threads of a block
+ * (the index ignores a thread dimension), or a neighbourhood read. */
+void check_s5_reused_global(kernel_ctx *k, access_info *x, const lane_model *m) {
+  (void)m;
+  array_info *a = &k->arrays[x->array];
+  char buf[200];
+  if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
+      !uses_index_atoms(&x->off))
+    return;
+  if (check_stencil_reuse(k, x, a)) return;
+  long long reuse = 1;
+  char dims[64] = "", free_of[64] = "";
+  for (int d = 0; d < 3; d++) {
+    if (poly_uses_atom(&x->off, ATOM_TX + d)) continue;
+    long long extent = k->block_known ? k->block[d] : (d == 0 ? 32 : (k->uses_dim[d] ? 2 : 1));
+    if (extent < 2) continue;
+    reuse *= extent;
+    size_t len = strlen(dims);
+    snprintf(dims + len, sizeof dims - len, "%sblockDim.%c", len ? "*" : "", 'x' + d);
+    len = strlen(free_of);
+    snprintf(free_of + len, sizeof free_of - len, "%sthreadIdx.%c", len ? ", " : "", 'x' + d);
+  }
+  if (reuse < 2) return;
+  a->reusable = true;
+  append_pattern(a, "reused by several threads");
+  wl_finding *f = new_finding(k, "S_5", x, a);
+  if (!f) return;
+  add_metric(k, f, "latency.global");
+  add_metric(k, f, "latency.shared");
+  if (k->block_known)
+    snprintf(buf, sizeof buf, "each element is read by %lld threads of a block", reuse);
+  else
+    snprintf(buf, sizeof buf, "each element is read by %s threads of a block", dims);
+  set_message(f, wl_format("reusable global data '%s': %s (index independent of %s); stage it in shared memory",
+                           a->name, buf, free_of),
+              compare_text(k, f, "global", "shared"));
+}
+
+/* S_6: every access of a shared array uses one lane-varying index, so each
+ * thread reads back only what it wrote itself. */
+void check_s6_private_staging(kernel_ctx *k, array_info *a) {
+  int ai = (int)(a - k->arrays);
+  const access_info *first = NULL, *first_read = NULL;
+  for (int i = 0; i < k->access_count; i++) {
+    const access_info *x = &k->accesses[i];
+    if (x->array != ai) continue;
+    if (x->off.unknown) return;
+    if (!first) first = x;
+    else if (!poly_equal(&first->off, &x->off)) {
+      a->reusable = a->written && a->read;  /* threads read what others wrote */
+      return;
+    }
+    if (x->read && !x->write && !first_read) first_read = x;
+  }
+  if (!first || !first_read || !a->written || !poly_uses_atom(&first->off, ATOM_TX)) return;
+  for (int d = 1; d < 3; d++)
+    if (k->uses_dim[d] && !poly_uses_atom(&first->off, ATOM_TX + d)) return;
+  append_pattern(a, "each element read only by its writer");
+  wl_finding *f = new_finding(k, "S_6", first_read, a);
+  if (!f) return;
+  add_metric(k, f, "latency.shared");
+  add_metric(k, f, "latency.register");
+  set_message(f, wl_format("each element of shared '%s' is read only by the thread that wrote it: the "
+                           "staging is pure overhead; keep the value in a register", a->name),
+              compare_text(k, f, "shared", "register"));
+}
+
+
+void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
+  long long threads = b[0] * b[1] * b[2];
+  if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
+  if (threads >= 128 && threads % 32 == 0) return;
+  wl_file_result *r = fc->res;
+  unsigned line, column;
+  location_of(callee, &line, &column);
+  /* One macro line may launch several instantiations (a dispatch over
+   * element types): one finding is enough. */
+  for (size_t i = 0; i < r->finding_count; i++)
+    if (strcmp(r->findings[i].rule, "S_4") == 0 && r->findings[i].line == line && r->findings[i].column == column)
+      return;
+  GROW(r->findings, r->finding_count, r->finding_cap);
+  wl_finding *f = &r->findings[r->finding_count++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->rule, sizeof f->rule, "S_4");
+  f->severity = "warning";
+  f->line = line;
+  f->column = column;
+  f->kernel = cx_take(clang_getCursorSpelling(clang_getCursorReferenced(callee)));
+  f->space = "launch";
+  wl_metric_lookup(fc->opt, "warp.shared.distinct_32", &f->metrics[f->metric_count++]);
+  char evidence[200];
+  char metric[160];
+  wl_metric_text(fc->opt, &f->metrics[0], "one warp's 32-lane shared request", metric, sizeof metric);
+  snprintf(evidence, sizeof evidence, "measured on %s: %s",
+           fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
+  f->message = threads % 32
+      ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
+                  "empty; %s", threads, evidence)
+      : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
+                  threads, evidence);
+}
+

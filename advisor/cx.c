@@ -1,0 +1,129 @@
+/* Small helpers over the libclang C API: children of a cursor, looking
+ * through casts, locations, and compile-time integers. */
+#include "analysis.h"
+
+#include <string.h>
+
+char *cx_take(CXString s) {
+  char *r = wl_strdup(clang_getCString(s) ? clang_getCString(s) : "");
+  clang_disposeString(s);
+  return r;
+}
+
+static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  child_list *l = d;
+  if (l->n < 8) l->c[l->n] = c;
+  l->n++;
+  return CXChildVisit_Continue;
+}
+
+child_list children(CXCursor c) {
+  child_list l = {.n = 0};
+  clang_visitChildren(c, collect_child, &l);
+  if (l.n > 8) l.n = 8;
+  return l;
+}
+
+/* Looks through implicit casts, parentheses and explicit casts. */
+CXCursor strip(CXCursor c) {
+  for (;;) {
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
+        k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
+      return c;
+    child_list l = children(c);
+    if (l.n == 0) return c;
+    CXCursor last = l.c[l.n - 1];
+    if (k == CXCursor_UnexposedExpr && l.n != 1) return c;
+    c = last;
+  }
+}
+
+void location_of(CXCursor c, unsigned *line, unsigned *column) {
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, line, column, NULL);
+}
+
+bool in_file(CXCursor c, CXFile file) {
+  CXFile f;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &f, NULL, NULL, NULL);
+  return f && clang_File_isEqual(f, file);
+}
+
+typedef struct kind_search { enum CXCursorKind kind; CXCursor found; bool hit; } kind_search;
+
+static enum CXChildVisitResult match_kind(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  kind_search *s = d;
+  if (clang_getCursorKind(c) != s->kind) return CXChildVisit_Continue;
+  s->found = c;
+  s->hit = true;
+  return CXChildVisit_Break;
+}
+
+/* The first direct child of the given kind (any number of children). */
+bool child_of_kind(CXCursor c, enum CXCursorKind kind, CXCursor *out) {
+  kind_search s = {.kind = kind, .hit = false};
+  clang_visitChildren(c, match_kind, &s);
+  if (s.hit && out) *out = s.found;
+  return s.hit;
+}
+
+bool has_attr(CXCursor c, enum CXCursorKind attr) {
+  return child_of_kind(c, attr, NULL);
+}
+
+/* ---- constant and polynomial evaluation ---- */
+
+bool eval_int(CXCursor c, long long *v) {
+  CXEvalResult r = clang_Cursor_Evaluate(c);
+  if (!r) return false;
+  bool ok = clang_EvalResult_getKind(r) == CXEval_Int;
+  if (ok) *v = clang_EvalResult_getAsLongLong(r);
+  clang_EvalResult_dispose(r);
+  return ok;
+}
+
+/* A compile-time integer: literals, enumerators, const variables, and
+ * arithmetic on them. */
+bool const_value(CXCursor c, long long *v) {
+  c = strip(c);
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_IntegerLiteral:
+  case CXCursor_CharacterLiteral:
+  case CXCursor_UnaryExpr:
+  case CXCursor_BinaryOperator:
+  case CXCursor_UnaryOperator:
+  case CXCursor_CXXBoolLiteralExpr:
+  case CXCursor_UnexposedExpr:   /* e.g. a default argument */
+    return eval_int(c, v);
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) {
+      *v = clang_getEnumConstantDeclValue(d);
+      return true;
+    }
+    if (clang_getCursorKind(d) == CXCursor_VarDecl &&
+        clang_isConstQualifiedType(clang_getCursorType(d)))
+      return eval_int(d, v);
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
+/* Known when the compiler unrolls: constants and template parameters. */
+bool compile_time(CXCursor c) {
+  long long v;
+  if (const_value(c, &v)) return true;
+  c = strip(c);
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_DeclRefExpr)
+    return clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_NonTypeTemplateParameter;
+  if (kind == CXCursor_BinaryOperator) {
+    child_list l = children(c);
+    return l.n == 2 && compile_time(l.c[0]) && compile_time(l.c[1]);
+  }
+  return false;
+}
