@@ -1,0 +1,16 @@
+#!/bin/sh
+# Prints one line per .cu file of the laid-out corpus (layout.sh):
+#   <code base> TAB <path from the repository root> TAB <-I flags>
+# Sourced by nvcc.sh and evaluate.sh; sorted, so runs are comparable.
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+  base=.realcode/$name
+  [ -d "$root/$base" ] || { echo "files: $name is not laid out (run advisor/realcode/layout.sh)" >&2; continue; }
+  flags=""
+  if [ "$includes" != "-" ]; then
+    for d in $(echo "$includes" | tr , ' '); do flags="$flags -I$base/$d"; done
+  fi
+  (cd "$root/$base" && find . -path "$files" -name '*.cu' -type f | sed 's|^\./||' | LC_ALL=C sort) |
+    while read -r f; do printf '%s\t%s/%s\t%s\n' "$name" "$base" "$f" "${flags# }"; done
+done

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Lays out the code bases of corpus.tsv, each at its recorded commit, from the
+# snapshots that the search tool's fetch brought (bare git folders), into
+# .realcode/<name>/ at the repository root (git-ignored).
+#   advisor/realcode/layout.sh [MIRROR]     (default /work/.mirror)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+mirror=${1:-/work/.mirror}
+dest=$root/.realcode
+source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc"
+mkdir -p "$dest"
+grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+  git_dir=$mirror/$(echo "$repo" | tr / +)/repo
+  if [ ! -d "$git_dir" ]; then
+    echo "layout: $name: no snapshot at $git_dir (fetch github:$repo first)" >&2
+    exit 1
+  fi
+  if ! git --git-dir="$git_dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
+    echo "layout: $name: commit $commit is not in $git_dir" >&2
+    exit 1
+  fi
+  rm -rf "$dest/$name.tmp"
+  mkdir -p "$dest/$name.tmp"
+  # Sources only: snapshots lack files of 4 MiB and more (data sets). Only
+  # the patterns that match something: git archive refuses the others.
+  present=$(git --git-dir="$git_dir" ls-tree -r --name-only "$commit" | sed -n 's/.*\(\.[A-Za-z]*\)$/*\1/p' | sort -u)
+  patterns=$(for p in $source_patterns; do echo "$present" | grep -qxF "$p" && echo "$p"; done | tr '\n' ' ')
+  git --git-dir="$git_dir" archive "$commit" -- $patterns | tar -x -C "$dest/$name.tmp"
+  rm -rf "$dest/$name"
+  mv "$dest/$name.tmp" "$dest/$name"
+  count=$(cd "$dest/$name" && find . -path "$files" -name '*.cu' | wc -l)
+  echo "layout: $name ($repo @ ${commit%"${commit#???????????}"}): $count .cu files"
+done
