@@ -99,7 +99,10 @@ typedef struct binding {
   bool active;
 } binding;
 
+typedef struct file_ctx file_ctx;
+
 typedef struct kernel_ctx {
+  const file_ctx *fc;
   const char *path;
   const wl_options *opt;
   wl_file_result *res;
@@ -126,13 +129,25 @@ typedef struct launch_info {
   bool known;
 } launch_info;
 
-typedef struct file_ctx {
+/* An error diagnostic of the parse, where it is in the analysed file. */
+typedef struct parse_error {
+  bool in_file;                  /* false: in a header */
+  unsigned offset, line, column;
+  char *text;                    /* clang's message */
+} parse_error;
+
+struct file_ctx {
   const char *path;
   const wl_options *opt;
   wl_file_result *res;
   CXFile file;
   launch_info *launches; int launch_count, launch_cap;
-} file_ctx;
+  parse_error *errors; int error_count, error_cap;
+  bool *error_inside;            /* per error: it lies in a skipped kernel */
+};
+
+/* The first parse error inside c's extent in the analysed file, or NULL. */
+const parse_error *error_within(const file_ctx *fc, CXCursor c);
 
 /* ---- cx.c: libclang helpers ---- */
 typedef struct child_list { CXCursor c[8]; int n; } child_list;

@@ -127,3 +127,4 @@ bool compile_time(CXCursor c) {
   }
   return false;
 }
+

@@ -5,6 +5,8 @@
 #include "analysis.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -60,6 +62,28 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Recurse;
 }
 
+static bool error_in_extent(const parse_error *e, CXCursor c) {
+  unsigned from, to;
+  CXSourceRange extent = clang_getCursorExtent(c);
+  clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &from);
+  clang_getExpansionLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &to);
+  return e->in_file && e->offset >= from && e->offset <= to;
+}
+
+const parse_error *error_within(const file_ctx *fc, CXCursor c) {
+  for (int i = 0; i < fc->error_count; i++)
+    if (error_in_extent(&fc->errors[i], c)) return &fc->errors[i];
+  return NULL;
+}
+
+/* Errors inside a skipped kernel are reported with it, not as notes. */
+static void claim_errors_within(file_ctx *fc, CXCursor c) {
+  for (int i = 0; i < fc->error_count; i++)
+    if (error_in_extent(&fc->errors[i], c)) fc->error_inside[i] = true;
+}
+
+/* Every kernel defined in the file whose own text parsed; a kernel with an
+ * error inside it is skipped with one line, the others are analysed. */
 static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   file_ctx *fc = d;
@@ -70,12 +94,23 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
   if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
   if (!has_attr(c, CXCursor_CUDAGlobalAttr)) return CXChildVisit_Continue;
   CXCursor body;
-  if (child_of_kind(c, CXCursor_CompoundStmt, &body)) analyze_kernel(fc, c, body);
+  if (!child_of_kind(c, CXCursor_CompoundStmt, &body)) return CXChildVisit_Continue;
+  const parse_error *e = error_within(fc, c);
+  if (e || clang_isInvalidDeclaration(c)) {
+    char *name = cx_take(clang_getCursorSpelling(c));
+    unsigned line, column;
+    location_of(c, &line, &column);
+    wl_result_note(fc->res, "%s:%u:%u: note: kernel '%s' skipped: its own code does not parse%s%s%s", fc->path,
+                   line, column, name, e ? " (line " : "", e ? e->text : "", e ? ")" : "");
+    fc->res->kernels_skipped++;
+    claim_errors_within(fc, c);
+    free(name);
+    return CXChildVisit_Continue;
+  }
+  analyze_kernel(fc, c, body);
+  fc->res->kernels_analysed++;
   return CXChildVisit_Continue;
 }
-
-
-/* ---- one file ---- */
 
 void wl_result_error(wl_file_result *r, const char *fmt, ...) {
   va_list ap;
@@ -87,22 +122,69 @@ void wl_result_error(wl_file_result *r, const char *fmt, ...) {
   r->errors[r->error_count++] = wl_strdup(buf);
 }
 
-static bool report_diagnostics(CXTranslationUnit tu, wl_file_result *r) {
-  bool failed = false;
+void wl_result_note(wl_file_result *r, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  GROW(r->notes, r->note_count, r->note_cap);
+  r->notes[r->note_count++] = wl_strdup(buf);
+}
+
+/* The parse's error diagnostics, with their place in the analysed file. */
+static void collect_errors(CXTranslationUnit tu, file_ctx *fc) {
   unsigned n = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
-    enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-    if (sev >= CXDiagnostic_Error) {
-      failed = true;
-      char *text = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
-                                                     CXDiagnostic_DisplayColumn));
-      wl_result_error(r, "%s", text);
-      free(text);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      GROW(fc->errors, fc->error_count, fc->error_cap);
+      parse_error *e = &fc->errors[fc->error_count++];
+      CXFile file;
+      clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &e->line, &e->column, &e->offset);
+      e->in_file = file && clang_File_isEqual(file, fc->file);
+      char *where = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
+                                                      CXDiagnostic_DisplayColumn));
+      char *msg = cx_take(clang_getDiagnosticSpelling(d));
+      e->text = e->in_file ? wl_format("%u: %s", e->line, msg) : where;
+      if (e->in_file) free(where);
+      free(msg);
     }
     clang_disposeDiagnostic(d);
   }
-  return failed;
+  fc->error_inside = calloc((size_t)fc->error_count + 1, sizeof *fc->error_inside);
+}
+
+/* The errors that stopped no kernel, as notes (the first few), and the file
+ * skipped when errors left nothing to analyse. */
+static void report_errors(file_ctx *fc) {
+  wl_file_result *r = fc->res;
+  int outside = 0, shown = 0;
+  for (int i = 0; i < fc->error_count; i++) {
+    if (fc->error_inside[i]) continue;
+    outside++;
+    if (shown == 3) continue;
+    const parse_error *e = &fc->errors[i];
+    if (e->in_file)
+      wl_result_note(r, "%s:%u:%u: note: parse error outside the analysed kernels: %s", fc->path, e->line,
+                     e->column, strchr(e->text, ' ') + 1);
+    else
+      wl_result_note(r, "%s: note: parse error outside the analysed kernels: %s", fc->path, e->text);
+    shown++;
+  }
+  if (outside > shown)
+    wl_result_note(r, "%s: note: %d more parse error%s outside the analysed kernels", fc->path, outside - shown,
+                   outside - shown == 1 ? "" : "s");
+  if (fc->error_count > 0 && r->kernels_analysed == 0) {
+    const parse_error *e = &fc->errors[0];
+    if (e->in_file)
+      wl_result_error(r, "%s:%u:%u: error: file skipped: it does not parse and no kernel could be analysed (%s)",
+                      fc->path, e->line, e->column, strchr(e->text, ' ') + 1);
+    else
+      wl_result_error(r, "%s: error: file skipped: it does not parse and no kernel could be analysed (%s)",
+                      fc->path, e->text);
+    r->failed = true;
+  }
 }
 
 /* Empty, unreadable and binary files are refused before libclang sees them. */
@@ -134,12 +216,38 @@ static const char *const stand_in_headers[] = {
 };
 static const char stand_in_text[] = "/* warplint: provided by cuda_shim.h */\n";
 
+/* With a toolkit: clang's own __clang_cuda_builtin_vars.h makes threadIdx.x
+ * a property read (a pseudo-object with no name in libclang's C API). This
+ * stand-in, included first under the same include guard, gives the same
+ * types plain x, y, z fields, so that the analysis sees threadIdx.x as it
+ * does with the stand-in headers; the runtime wrapper's conversions to
+ * dim3 and uint3 still compile against it. */
+#define WARPLINT_BUILTIN_VARS "/__warplint__/builtin_vars.h"
+static const char builtin_vars_text[] =
+  "#ifndef __CUDA_BUILTIN_VARS_H\n"
+  "#define __CUDA_BUILTIN_VARS_H\n"
+  "struct uint3;\n"
+  "struct dim3;\n"
+  "#define __WL_BUILTIN(T) struct T { unsigned int x, y, z; __attribute__((device)) operator dim3() const; "
+  "__attribute__((device)) operator uint3() const; };\n"
+  "__WL_BUILTIN(__cuda_builtin_threadIdx_t)\n"
+  "__WL_BUILTIN(__cuda_builtin_blockIdx_t)\n"
+  "__WL_BUILTIN(__cuda_builtin_blockDim_t)\n"
+  "__WL_BUILTIN(__cuda_builtin_gridDim_t)\n"
+  "#undef __WL_BUILTIN\n"
+  "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_threadIdx_t threadIdx;\n"
+  "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_blockIdx_t blockIdx;\n"
+  "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_blockDim_t blockDim;\n"
+  "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_gridDim_t gridDim;\n"
+  "__attribute__((device)) const int warpSize = 32;\n"
+  "#endif\n";
+
 /* Parses path as CUDA with the shim (or the real headers) and extra_args. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
                                     int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
   char arch_arg[64];
   snprintf(arch_arg, sizeof arch_arg, "--cuda-gpu-arch=%s", opt->arch);
-  char cuda_path_arg[1024];
+  char cuda_path_arg[1024], cuda_include_arg[1024];
   const char *args[128];
   int n = 0;
   args[n++] = "-x";
@@ -150,8 +258,23 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   args[n++] = "-Wno-unknown-cuda-version";
   args[n++] = "-nocudalib";
   if (opt->cuda_path) {
+    /* What clang's driver does for CUDA, spelt out so that warplint's
+     * built-in variables come first (builtin_vars_text), then the toolkit,
+     * then CUDA 13's cub, thrust and libcu++ (nvcc adds include/cccl). */
     snprintf(cuda_path_arg, sizeof cuda_path_arg, "--cuda-path=%s", opt->cuda_path);
+    snprintf(cuda_include_arg, sizeof cuda_include_arg, "%s/include", opt->cuda_path);
     args[n++] = cuda_path_arg;
+    args[n++] = "-nocudainc";
+    args[n++] = "-include";
+    args[n++] = WARPLINT_BUILTIN_VARS;
+    args[n++] = "-isystem";
+    args[n++] = cuda_include_arg;
+    if (opt->cccl_include) {
+      args[n++] = "-isystem";
+      args[n++] = opt->cccl_include;
+    }
+    args[n++] = "-include";
+    args[n++] = "__clang_cuda_runtime_wrapper.h";
   } else {
     args[n++] = "-nocudainc";
     args[n++] = "-include";
@@ -165,10 +288,12 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
    * stand-ins (cublas_v2.h...). All sit in the virtual folder searched before
    * the user's -I and -isystem: a real toolkit header is never entered, so
    * its quoted includes never reach the real cuda_fp16.hpp and the like. */
-  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 64 };
+  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 256 };
   struct CXUnsavedFile files[max_files];
   char names[max_files][96];
   unsigned nfiles = 0;
+  if (opt->cuda_path)
+    files[nfiles++] = (struct CXUnsavedFile){WARPLINT_BUILTIN_VARS, builtin_vars_text, sizeof builtin_vars_text - 1};
   if (!opt->cuda_path) {
     files[nfiles++] = (struct CXUnsavedFile){opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
     for (size_t i = 0; i < runtime_count + wl_shim_headers_count && nfiles < max_files; i++) {
@@ -184,6 +309,70 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, files, nfiles,
                                     CXTranslationUnit_KeepGoing, &tu);
   return tu;
+}
+
+/* An error inside the toolkit's headers or clang's CUDA wrappers: this
+ * libclang does not support that CUDA version (libclang 19 and CUDA 13). */
+static bool toolkit_error(CXTranslationUnit tu, const wl_options *opt, char *why, size_t why_size) {
+  unsigned n = clang_getNumDiagnostics(tu);
+  bool found = false;
+  size_t toolkit_len = strlen(opt->cuda_path);
+  for (unsigned i = 0; i < n && !found; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXFile file;
+      unsigned line;
+      clang_getExpansionLocation(clang_getDiagnosticLocation(d), &file, &line, NULL, NULL);
+      char *name = cx_take(clang_getFileName(file));
+      if (strncmp(name, opt->cuda_path, toolkit_len) == 0 || strstr(name, "/__clang_cuda_") ||
+          strstr(name, "/cuda_wrappers/")) {
+        char *text = cx_take(clang_getDiagnosticSpelling(d));
+        snprintf(why, why_size, "%s:%u: %s", name, line, text);
+        free(text);
+        found = true;
+      }
+      free(name);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return found;
+}
+
+static bool has_runtime_header(const char *dir) {
+  char *path = wl_format("%s/include/cuda_runtime.h", dir);
+  bool found = access(path, R_OK) == 0;
+  free(path);
+  return found;
+}
+
+/* The folder above bin/ of the first nvcc on PATH (symbolic links resolved). */
+static char *toolkit_of_nvcc_on_path(void) {
+  const char *path_env = getenv("PATH");
+  if (!path_env) return NULL;
+  char *paths = wl_strdup(path_env), *save = NULL, *found = NULL;
+  for (char *dir = strtok_r(paths, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+    char candidate[4096], real[PATH_MAX];
+    snprintf(candidate, sizeof candidate, "%s/nvcc", *dir ? dir : ".");
+    if (access(candidate, X_OK) != 0 || !realpath(candidate, real)) continue;
+    char *slash = strrchr(real, '/');            /* .../bin/nvcc -> .../bin */
+    if (slash) *slash = 0;
+    slash = strrchr(real, '/');                  /* .../bin -> ... */
+    if (slash) *slash = 0;
+    if (has_runtime_header(real)) found = wl_strdup(real);
+  }
+  free(paths);
+  return found;
+}
+
+char *wl_find_cuda_toolkit(void) {
+  const char *env[] = {"CUDAToolkit_ROOT", "CUDA_PATH"};
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    const char *dir = getenv(env[i]);
+    if (dir && *dir && has_runtime_header(dir)) return wl_strdup(dir);
+  }
+  char *on_path = toolkit_of_nvcc_on_path();
+  if (on_path) return on_path;
+  return has_runtime_header("/usr/local/cuda") ? wl_strdup("/usr/local/cuda") : NULL;
 }
 
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt) {
@@ -203,26 +392,40 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   if (!text) { r->failed = true; return; }
   enum CXErrorCode rc;
   CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, &rc);
+  char why[1024];
+  if (tu && opt->cuda_path && toolkit_error(tu, opt, why, sizeof why)) {
+    clang_disposeTranslationUnit(tu);
+    tu = NULL;
+    if (opt->cuda_path_explicit) {
+      wl_result_error(r, "%s: error: cannot parse with the CUDA toolkit in %s: %s", path, opt->cuda_path, why);
+      r->failed = true;
+      free(text);
+      return;
+    }
+    wl_result_note(r, "%s: note: parsed with warplint's stand-in headers: this libclang cannot parse the CUDA "
+                   "headers in %s (%s)", path, opt->cuda_path, why);
+    wl_options stand_ins = *opt;
+    stand_ins.cuda_path = stand_ins.cccl_include = NULL;
+    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, &rc);
+  }
   if (rc != CXError_Success || !tu) {
     wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
     r->failed = true;
     free(text);
     return;
   }
-  if (report_diagnostics(tu, r)) {
-    wl_result_error(r, "%s: error: file skipped: it does not parse", path);
-    r->failed = true;
-    clang_disposeTranslationUnit(tu);
-    free(text);
-    return;
-  }
   file_ctx fc = {.path = path, .opt = opt, .res = r, .file = clang_getFile(tu, path)};
+  collect_errors(tu, &fc);
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, find_launches, &fc);
   clang_visitChildren(root, find_kernels, &fc);
+  report_errors(&fc);
   apply_suppressions(r, text, len);
   for (int i = 0; i < fc.launch_count; i++) free(fc.launches[i].usr);
   free(fc.launches);
+  for (int i = 0; i < fc.error_count; i++) free(fc.errors[i].text);
+  free(fc.errors);
+  free(fc.error_inside);
   clang_disposeTranslationUnit(tu);
   free(text);
 }
@@ -239,7 +442,8 @@ void wl_result_free(wl_file_result *r) {
     free(a->kernel); free(a->array); free(a->element_type); free(a->patterns); free(a->recommended);
   }
   for (size_t i = 0; i < r->error_count; i++) free(r->errors[i]);
+  for (size_t i = 0; i < r->note_count; i++) free(r->notes[i]);
   for (size_t i = 0; i < r->usage_count; i++) free(r->usage[i].kernel);
-  free(r->findings); free(r->arrays); free(r->errors); free(r->usage); free(r->path);
+  free(r->findings); free(r->arrays); free(r->errors); free(r->notes); free(r->usage); free(r->path);
   memset(r, 0, sizeof *r);
 }

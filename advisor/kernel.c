@@ -101,6 +101,7 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   kernel_ctx k;
   memset(&k, 0, sizeof k);
+  k.fc = fc;
   k.path = fc->path;
   k.opt = fc->opt;
   k.res = fc->res;

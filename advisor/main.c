@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json_writer.h"
 
@@ -29,7 +30,11 @@ static const char usage_text[] =
   "  --fix                      apply fix-its in place; --backup keeps FILE.orig\n"
   "  --fail-on=warning|note     exit 1 when a finding at or above it is reported\n"
   "  --ptxas                    attach nvcc's registers/local memory/spills per kernel\n"
-  "  --cuda-path DIR            parse with the real CUDA headers instead of the shim\n"
+  "  --cuda-path DIR            parse with this CUDA toolkit's headers (default: the toolkit\n"
+  "                             CMake would find: CUDAToolkit_ROOT, CUDA_PATH, nvcc on PATH,\n"
+  "                             /usr/local/cuda)\n"
+  "  --shim                     parse with warplint's stand-in CUDA headers, even when a\n"
+  "                             toolkit is installed\n"
   "  -- ARGS...                 extra compiler arguments (-I, -D) for every file\n"
   "exit status: 0 clean, 1 findings, 2 usage or parse errors\n";
 
@@ -37,7 +42,7 @@ typedef struct cli {
   const char *command, *format, *gpu, *build_dir, *fail_on;
   wl_options opt;
   int jobs;
-  bool fix, backup, ptxas;
+  bool fix, backup, ptxas, shim;
   const char **files; int file_count;
   const char **extra; int extra_count;
 } cli;
@@ -76,6 +81,7 @@ static int parse_cli(int argc, char **argv, cli *c) {
     else if (strcmp(argv[i], "--fix") == 0) c->fix = true;
     else if (strcmp(argv[i], "--backup") == 0) c->backup = true;
     else if (strcmp(argv[i], "--ptxas") == 0) c->ptxas = true;
+    else if (strcmp(argv[i], "--shim") == 0) c->shim = true;
     else if (argv[i][0] == '-' && argv[i][1]) {
       char msg[256];
       snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[i]);
@@ -88,6 +94,33 @@ static int parse_cli(int argc, char **argv, cli *c) {
     return usage_error("--fail-on must be warning or note");
   if (c->jobs < 1 || c->jobs > 256) return usage_error("-j needs a number from 1 to 256");
   if (strncmp(c->opt.arch, "sm_", 3) != 0) return usage_error("--arch must look like sm_90");
+  if (c->shim && c->opt.cuda_path) return usage_error("--shim and --cuda-path exclude each other");
+  return 0;
+}
+
+/* ---- which headers to parse with ---- */
+
+/* The toolkit named with --cuda-path, else the one found on the machine,
+ * else none (the stand-ins). Whether this libclang parses its headers is
+ * seen file by file (frontend.c). */
+static int choose_headers(cli *c, char **toolkit, char **cccl) {
+  *toolkit = *cccl = NULL;
+  if (c->shim) return 0;
+  c->opt.cuda_path_explicit = c->opt.cuda_path != NULL;
+  *toolkit = c->opt.cuda_path_explicit ? wl_strdup(c->opt.cuda_path) : wl_find_cuda_toolkit();
+  if (!*toolkit) return 0;
+  char *header = wl_format("%s/include/cuda_runtime.h", *toolkit);
+  bool usable = access(header, R_OK) == 0;
+  free(header);
+  if (!usable) {
+    fprintf(stderr, "warplint: error: --cuda-path %s: no include/cuda_runtime.h there\n", *toolkit);
+    return 2;
+  }
+  char *cccl_dir = wl_format("%s/include/cccl", *toolkit);
+  if (access(cccl_dir, R_OK) == 0) *cccl = cccl_dir;
+  else free(cccl_dir);
+  c->opt.cuda_path = *toolkit;
+  c->opt.cccl_include = *cccl;
   return 0;
 }
 
@@ -109,6 +142,17 @@ static bool keeps_value(const char *flag) {
          strcmp(flag, "-isystem") == 0 || strcmp(flag, "-include") == 0;
 }
 
+/* The language standard, as gcc and clang (-std=c++20) or nvcc (--std c++20,
+ * --std=c++20, -std c++20) write it, as clang's -std=...; NULL otherwise. */
+static char *standard_flag(char **argv, int argc, int *a) {
+  const char *arg = argv[*a];
+  if (strncmp(arg, "-std=", 5) == 0) return wl_strdup(arg);
+  if (strncmp(arg, "--std=", 6) == 0) return wl_format("-std=%s", arg + 6);
+  if ((strcmp(arg, "-std") == 0 || strcmp(arg, "--std") == 0) && *a + 1 < argc)
+    return wl_format("-std=%s", argv[++*a]);
+  return NULL;
+}
+
 static void add_arg(job *j, const char *arg) {
   char **grown = realloc(j->args, (size_t)(j->arg_count + 2) * sizeof *grown);
   if (!grown) return;
@@ -117,11 +161,16 @@ static void add_arg(job *j, const char *arg) {
 }
 
 /* Only the flags that change what the source means: -I -D -U -isystem
- * -include, each with its value joined or in the next argument. */
+ * -include, each with its value joined or in the next argument, and the
+ * language standard. */
 static void keep_flags(job *j, char **argv, int argc) {
   for (int a = 0; a < argc; a++) {
     const char *arg = argv[a];
-    if (keeps_value(arg) && a + 1 < argc) {
+    char *standard = standard_flag(argv, argc, &a);
+    if (standard) {
+      add_arg(j, standard);
+      free(standard);
+    } else if (keeps_value(arg) && a + 1 < argc) {
       add_arg(j, arg);
       add_arg(j, argv[++a]);
     } else if ((strncmp(arg, "-I", 2) == 0 || strncmp(arg, "-D", 2) == 0 || strncmp(arg, "-U", 2) == 0) &&
@@ -299,8 +348,10 @@ static int run_check(cli *c, bool inventory) {
   if (c->gpu && !profile) return 2;
   job *jobs;
   int count;
-  if (make_jobs(c, &jobs, &count) != 0) return 2;
+  if (make_jobs(c, &jobs, &count) != 0) { json_free(profile); return 2; }
   if (count == 0) { free(jobs); json_free(profile); return usage_error("no input files"); }
+  char *toolkit, *cccl;
+  if (choose_headers(c, &toolkit, &cccl) != 0) { free(jobs); json_free(profile); return 2; }
   wl_file_result *results = calloc((size_t)count, sizeof *results);
   analyse_all(c, jobs, count, results);
   if (inventory) wl_print_arrays_table(results, (size_t)count);
@@ -321,6 +372,8 @@ static int run_check(cli *c, bool inventory) {
   }
   free(results);
   free(jobs);
+  free(toolkit);
+  free(cccl);
   json_free(profile);
   return status;
 }

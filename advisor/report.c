@@ -34,10 +34,42 @@ static void print_caret(const char *text, unsigned line, unsigned column) {
   puts("^");
 }
 
+/* Errors (why a file was skipped) and file notes (parse errors outside the
+ * analysed kernels, kernels skipped) go to stderr, as a compiler's do. */
+static void print_file_diagnostics(const wl_file_result *r) {
+  for (size_t e = 0; e < r->error_count; e++) fprintf(stderr, "%s\n", r->errors[e]);
+  for (size_t n = 0; n < r->note_count; n++) fprintf(stderr, "%s\n", r->notes[n]);
+}
+
+static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* "warplint: 3 files analysed (7 kernels), 1 file skipped; 5 warnings, 1 note" */
+void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
+  long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0;
+  for (size_t i = 0; i < count; i++) {
+    const wl_file_result *r = &results[i];
+    if (r->failed) skipped++;
+    else analysed++;
+    kernels += r->kernels_analysed;
+    kernels_skipped += r->kernels_skipped;
+    for (size_t k = 0; k < r->finding_count; k++) {
+      if (strcmp(r->findings[k].severity, "warning") == 0) warnings++;
+      else notes++;
+    }
+  }
+  fprintf(out, "warplint: %ld %s analysed (%ld %s)", analysed, plural(analysed, "file", "files"), kernels,
+          plural(kernels, "kernel", "kernels"));
+  if (skipped) fprintf(out, ", %ld %s skipped", skipped, plural(skipped, "file", "files"));
+  if (kernels_skipped)
+    fprintf(out, ", %ld %s skipped", kernels_skipped, plural(kernels_skipped, "kernel", "kernels"));
+  fprintf(out, "; %ld %s, %ld %s\n", warnings, plural(warnings, "warning", "warnings"), notes,
+          plural(notes, "note", "notes"));
+}
+
 void wl_print_text(const wl_file_result *results, size_t count) {
   for (size_t i = 0; i < count; i++) {
     const wl_file_result *r = &results[i];
-    for (size_t e = 0; e < r->error_count; e++) fprintf(stderr, "%s\n", r->errors[e]);
+    print_file_diagnostics(r);
     if (r->finding_count == 0) continue;
     size_t len;
     char *text = read_text_file(r->path, &len);
@@ -62,6 +94,7 @@ void wl_print_text(const wl_file_result *results, size_t count) {
     }
     free(text);
   }
+  wl_print_summary(stdout, results, count);
 }
 
 static void write_classes(jsonw *w, int classes) {
@@ -79,6 +112,7 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
   jsonw_key(&w, "version"); jsonw_string(&w, WARPLINT_VERSION);
   jsonw_key(&w, "profile"); jsonw_string(&w, opt->profile_name);
   jsonw_key(&w, "arch"); jsonw_string(&w, opt->arch);
+  jsonw_key(&w, "headers"); jsonw_string(&w, opt->cuda_path ? opt->cuda_path : "stand-ins");
   jsonw_key(&w, "findings");
   jsonw_array_begin(&w);
   for (size_t i = 0; i < count; i++) {
@@ -157,6 +191,24 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
   for (size_t i = 0; i < count; i++)
     for (size_t e = 0; e < results[i].error_count; e++) jsonw_string(&w, results[i].errors[e]);
   jsonw_array_end(&w);
+  jsonw_key(&w, "notes");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++)
+    for (size_t n = 0; n < results[i].note_count; n++) jsonw_string(&w, results[i].notes[n]);
+  jsonw_array_end(&w);
+  jsonw_key(&w, "files");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++) {
+    const wl_file_result *f = &results[i];
+    jsonw_object_begin(&w);
+    jsonw_key(&w, "file"); jsonw_string(&w, f->path);
+    jsonw_key(&w, "status"); jsonw_string(&w, f->failed ? "skipped" : "analysed");
+    jsonw_key(&w, "reason"); jsonw_string(&w, f->failed && f->error_count ? f->errors[0] : NULL);
+    jsonw_key(&w, "kernels_analysed"); jsonw_int(&w, f->kernels_analysed);
+    jsonw_key(&w, "kernels_skipped"); jsonw_int(&w, f->kernels_skipped);
+    jsonw_object_end(&w);
+  }
+  jsonw_array_end(&w);
   jsonw_object_end(&w);
   fputc('\n', stdout);
 }
@@ -166,6 +218,48 @@ static void sarif_text(jsonw *w, const char *key, const char *text) {
   jsonw_object_begin(w);
   jsonw_key(w, "text"); jsonw_string(w, text);
   jsonw_object_end(w);
+}
+
+/* One SARIF notification: a file skipped (error) or a file note. */
+static void sarif_notification(jsonw *w, const char *level, const char *text, const char *uri) {
+  jsonw_object_begin(w);
+  jsonw_key(w, "level"); jsonw_string(w, level);
+  sarif_text(w, "message", text);
+  jsonw_key(w, "locations");
+  jsonw_array_begin(w);
+  jsonw_object_begin(w);
+  jsonw_key(w, "physicalLocation");
+  jsonw_object_begin(w);
+  jsonw_key(w, "artifactLocation");
+  jsonw_object_begin(w);
+  jsonw_key(w, "uri"); jsonw_string(w, uri);
+  jsonw_object_end(w);
+  jsonw_object_end(w);
+  jsonw_object_end(w);
+  jsonw_array_end(w);
+  jsonw_object_end(w);
+}
+
+/* invocations[0]: whether every file was analysed, and each skipped file
+ * and file note as a toolExecutionNotification. */
+static void sarif_invocation(jsonw *w, const wl_file_result *results, size_t count) {
+  bool all = true;
+  for (size_t i = 0; i < count; i++) all = all && !results[i].failed;
+  jsonw_key(w, "invocations");
+  jsonw_array_begin(w);
+  jsonw_object_begin(w);
+  jsonw_key(w, "executionSuccessful"); jsonw_bool(w, all);
+  jsonw_key(w, "toolExecutionNotifications");
+  jsonw_array_begin(w);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t e = 0; e < results[i].error_count; e++)
+      sarif_notification(w, "error", results[i].errors[e], results[i].path);
+    for (size_t n = 0; n < results[i].note_count; n++)
+      sarif_notification(w, "note", results[i].notes[n], results[i].path);
+  }
+  jsonw_array_end(w);
+  jsonw_object_end(w);
+  jsonw_array_end(w);
 }
 
 void wl_print_sarif(const wl_file_result *results, size_t count) {
@@ -202,6 +296,7 @@ void wl_print_sarif(const wl_file_result *results, size_t count) {
   jsonw_array_end(&w);
   jsonw_object_end(&w);
   jsonw_object_end(&w);
+  sarif_invocation(&w, results, count);
   jsonw_key(&w, "results");
   jsonw_array_begin(&w);
   for (size_t i = 0; i < count; i++) {
@@ -242,7 +337,7 @@ void wl_print_arrays_table(const wl_file_result *results, size_t count) {
   printf("%-24s %-12s %-9s %-14s %-28s %-22s %s\n", "kernel", "array", "space", "element", "classes",
          "recommended", "access patterns");
   for (size_t i = 0; i < count; i++) {
-    for (size_t e = 0; e < results[i].error_count; e++) fprintf(stderr, "%s\n", results[i].errors[e]);
+    print_file_diagnostics(&results[i]);
     for (size_t k = 0; k < results[i].array_count; k++) {
       const wl_array_info *a = &results[i].arrays[k];
       char classes[64] = "";

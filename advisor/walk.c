@@ -305,7 +305,8 @@ static bool inlinable(kernel_ctx *k, CXCursor call, CXCursor *def, CXCursor *bod
   if (clang_Cursor_isNull(ref) || k->call_depth >= MAX_INLINE) return false;
   *def = clang_getCursorDefinition(ref);
   if (clang_Cursor_isNull(*def) || clang_getCursorKind(*def) != CXCursor_FunctionDecl) return false;
-  if (!has_attr(*def, CXCursor_CUDADeviceAttr) || !in_file(*def, k->file)) return false;
+  if (!has_attr(*def, CXCursor_CUDADeviceAttr) || !in_file(*def, k->file) || error_within(k->fc, *def))
+    return false;
   for (int i = 0; i < k->call_depth; i++)
     if (clang_equalCursors(k->call_stack[i], *def)) return false;
   return child_of_kind(*def, CXCursor_CompoundStmt, body) &&

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "json_reader.h"
 #include "text_file.h"
@@ -69,8 +70,12 @@ typedef struct wl_file_result {
   size_t finding_count, finding_cap;
   wl_array_info *arrays;
   size_t array_count, array_cap;
-  char **errors;                   /* "file:line:col: error: ..." */
+  char **errors;                   /* "file:line:col: error: ...": why the file was skipped */
   size_t error_count, error_cap;
+  char **notes;                    /* "file:line:col: note: ...": parse errors outside the
+                                      analysed kernels, kernels skipped */
+  size_t note_count, note_cap;
+  int kernels_analysed, kernels_skipped;
   wl_kernel_usage *usage;
   size_t usage_count;
 } wl_file_result;
@@ -90,7 +95,9 @@ typedef struct wl_options {
   const char *shim_path;           /* where the compiled-in cuda_shim.h appears to libclang */
   const char *shim_text;
   size_t shim_len;
-  const char *cuda_path;           /* use real headers from here, or NULL */
+  const char *cuda_path;           /* parse with this CUDA toolkit's headers, or NULL: the stand-ins */
+  const char *cccl_include;        /* the toolkit's include/cccl (CUDA 13), or NULL */
+  bool cuda_path_explicit;         /* --cuda-path: a toolkit this libclang cannot parse is an error */
   const json_value *profile;       /* may be NULL: every metric "not measured" */
   const char *profile_name;        /* file stem, e.g. "h100-sxm" */
   const char *profile_short;       /* gpu.short, e.g. "H100" */
@@ -103,6 +110,12 @@ void wl_result_free(wl_file_result *r);
 /* The parse alone, as wl_analyze_file does it (for the benchmark). */
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt);
 void wl_result_error(wl_file_result *r, const char *fmt, ...);
+void wl_result_note(wl_file_result *r, const char *fmt, ...);
+/* The CUDA toolkit to parse with: explicit (--cuda-path), else CUDA_PATH,
+ * CUDAToolkit_ROOT, the folder above nvcc on PATH, /usr/local/cuda (as CMake
+ * looks). NULL when none has include/cuda_runtime.h. */
+char *wl_find_cuda_toolkit(void);
+
 
 /* profile.c */
 const json_value *wl_catalog(void);                 /* embedded rules/catalog.json */
@@ -117,7 +130,8 @@ void wl_metric_text(const wl_options *opt, const wl_metric *m, const char *label
                     char *out, size_t size);
 
 /* report.c */
-void wl_print_text(const wl_file_result *results, size_t count);
+void wl_print_text(const wl_file_result *results, size_t count);   /* ends with the summary line */
+void wl_print_summary(FILE *out, const wl_file_result *results, size_t count);
 void wl_print_json(const wl_file_result *results, size_t count, const wl_options *opt);
 void wl_print_sarif(const wl_file_result *results, size_t count);
 void wl_print_arrays_table(const wl_file_result *results, size_t count);

@@ -1,14 +1,15 @@
 # FindLibClang: the libclang C API (clang-c/Index.h), version 17 or newer,
 # because clang_getCursorBinaryOperatorKind first appears in 17.
 #
-# Prefers LLVM 19 (Debian's libclang-19-dev), then other versions newest
-# first. Set LibClang_ROOT (or LLVM_ROOT) to point at another installation.
+# Prefers LLVM 22 (Debian's libclang-22-dev: the first whose CUDA support
+# parses the CUDA 13 headers, see advisor/README.md), then other versions
+# newest first. Set LibClang_ROOT (or LLVM_ROOT) to point at another installation.
 #
 # Result: target LibClang::LibClang, LibClang_FOUND, LibClang_VERSION,
 # LibClang_INCLUDE_DIR, LibClang_LIBRARY, LibClang_RESOURCE_DIR (the clang
 # resource directory holding clang's own headers, or empty).
 
-set(_libclang_versions 19 20 21 22 18 17)
+set(_libclang_versions 22 21 20 19 18 17)
 set(_libclang_hints)
 foreach(root IN ITEMS "${LibClang_ROOT}" "$ENV{LibClang_ROOT}" "${LLVM_ROOT}" "$ENV{LLVM_ROOT}")
   if(root)
@@ -27,7 +28,7 @@ if(LibClang_INCLUDE_DIR)
   find_library(LibClang_LIBRARY NAMES clang libclang
     HINTS "${_libclang_prefix}/lib" NO_DEFAULT_PATH)
 endif()
-find_library(LibClang_LIBRARY NAMES clang libclang clang-19 clang-18 clang-17)
+find_library(LibClang_LIBRARY NAMES clang libclang clang-22 clang-21 clang-20 clang-19 clang-18 clang-17)
 
 # The C API reports its version in CINDEX_VERSION_MINOR; map it to the LLVM
 # release through llvm-config when it sits beside the library, else through
@@ -54,7 +55,7 @@ find_package_handle_standard_args(LibClang
   VERSION_VAR LibClang_VERSION
   REASON_FAILURE_MESSAGE
     "warplint needs the libclang C API, version 17 or newer. On Debian/Ubuntu: \
-apt-get install libclang-19-dev (or run scripts/install-deps.sh), elsewhere set LibClang_ROOT.")
+apt-get install libclang-22-dev (or run scripts/install-deps.sh), elsewhere set LibClang_ROOT.")
 
 if(LibClang_FOUND AND NOT TARGET LibClang::LibClang)
   add_library(LibClang::LibClang UNKNOWN IMPORTED)

@@ -3,7 +3,8 @@
 # Idempotent: installed packages are left alone. Prints what it does.
 #
 #   cmake, make, gcc        the build
-#   libclang-19-dev         warplint's parser (the libclang C API, >= 17)
+#   libclang-22-dev         warplint's parser (the libclang C API; 22 parses the
+#                           CUDA 13 headers, 19 does not)
 #   liblapacke-dev,
 #   libopenblas-dev         the CPU side of the MNF study
 #   gnuplot-nox             plots of benchmark and case-study results
@@ -12,7 +13,7 @@
 # nvidia-cuda-toolkit is old and in non-free): it is checked, not installed.
 set -euo pipefail
 
-packages=(cmake make gcc libclang-19-dev liblapacke-dev libopenblas-dev gnuplot-nox)
+packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
 
 missing=()
 for p in "${packages[@]}"; do

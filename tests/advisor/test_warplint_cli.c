@@ -14,15 +14,23 @@
 static const char *warplint, *scratch;
 static char *profile;
 
+/* The command line with --shim after the subcommand: these tests are about
+ * the interface, and the stand-in headers parse fastest (the CUDA toolkit's
+ * headers are checked by the fixture tests and test_toolkit_headers). */
+static char *command(const char *args, const char *redirect) {
+  size_t subcommand = strcspn(args, " ");
+  return wl_test_format("'%s' %.*s --shim%s %s", warplint, (int)subcommand, args, args + subcommand, redirect);
+}
+
 static json_value *run_json(const char *args, int *status) {
-  char *cmd = wl_test_format("'%s' %s 2>/dev/null", warplint, args);
+  char *cmd = command(args, "2>/dev/null");
   json_value *doc = wl_test_run_json(cmd, status);
   free(cmd);
   return doc;
 }
 
 static char *run_text(const char *args, int *status) {
-  char *cmd = wl_test_format("'%s' %s 2>&1", warplint, args);
+  char *cmd = command(args, "2>&1");
   char *out = wl_test_run(cmd, status);
   free(cmd);
   return out ? out : calloc(1, 1);
@@ -257,7 +265,7 @@ static void test_compile_database(void) {
 
 static void test_parallel_same_output(void) {
   char *base = wl_test_format("--format=json --gpu '%s' %s/tests/advisor/fixtures/*.cu", profile, test_source_dir());
-  char *a1 = wl_test_format("'%s' check -j 1 %s", warplint, base), *a4 = wl_test_format("'%s' check -j 4 %s", warplint, base);
+  char *a1 = wl_test_format("'%s' check --shim -j 1 %s", warplint, base), *a4 = wl_test_format("'%s' check --shim -j 4 %s", warplint, base);
   int s1, s4;
   char *o1 = wl_test_run(a1, &s1), *o4 = wl_test_run(a4, &s4);
   CHECK(s1 == s4);
@@ -303,6 +311,90 @@ static void test_bad_input(void) {
   free(out);
   free(args);
   free(missing); free(broken); free(empty); free(garbage); free(good);
+}
+
+/* A parse error outside a kernel never hides it: the kernel is analysed and
+ * the error is a note; a kernel whose own code is broken is skipped with one
+ * line; JSON, SARIF and the text summary say which. */
+static void test_error_tolerance(void) {
+  char *path = scratch_file("tolerant.cu",
+      "#include \"no_such_helper.h\"\n"
+      "void host_side(void) { undefined_setup(); }\n"
+      "__global__ void strided(float *a, int n) {\n"
+      "  a[threadIdx.x * n] = 1.0f;\n"
+      "}\n"
+      "__global__ void broken(float *a) {\n"
+      "  a[threadIdx.x] = missing_value;\n"
+      "}\n");
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc != NULL);
+  CHECK(status == 1);
+  CHECK(doc && count_rule(doc, "G_3") == 1);
+  const json_value *file = json_at(json_get(doc, "files"), 0);
+  CHECK(strcmp(json_string_or(json_get(file, "status"), ""), "analysed") == 0);
+  CHECK(json_number_or(json_get(file, "kernels_analysed"), 0) == 1);
+  CHECK(json_number_or(json_get(file, "kernels_skipped"), 0) == 1);
+  const json_value *notes = json_get(doc, "notes");
+  bool names_include = false, names_kernel = false;
+  for (size_t i = 0; notes && i < notes->count; i++) {
+    const char *n = json_string_or(json_at(notes, i), "");
+    names_include |= strstr(n, "tolerant.cu:1:") && strstr(n, "no_such_helper.h");
+    names_kernel |= strstr(n, "tolerant.cu:6:") && strstr(n, "kernel 'broken' skipped");
+  }
+  CHECK(names_include);
+  CHECK(names_kernel);
+  json_free(doc);
+  /* SARIF: the notes as toolExecutionNotifications of invocations[0]. */
+  args = wl_test_format("check --format=sarif --gpu '%s' '%s'", profile, path);
+  doc = run_json(args, &status);
+  free(args);
+  const json_value *invocation = json_at(json_path(json_at(json_get(doc, "runs"), 0), "invocations"), 0);
+  CHECK(invocation && json_get(invocation, "executionSuccessful")->boolean);
+  const json_value *notifications = json_get(invocation, "toolExecutionNotifications");
+  CHECK(notifications && notifications->count >= 2);
+  json_free(doc);
+  /* Text: the summary line, singulars right. */
+  args = wl_test_format("check --gpu '%s' '%s'", profile, path);
+  char *out = run_text(args, &status);
+  free(args);
+  CHECK(strstr(out, "warplint: 1 file analysed (1 kernel), 1 kernel skipped; 1 warning, 0 notes") != NULL);
+  free(out);
+  free(path);
+}
+
+/* A file skipped is named, with its reason, in JSON (files), SARIF
+ * (executionSuccessful false, an error notification) and the summary. */
+static void test_skipped_file_reported(void) {
+  char *broken = scratch_file("skipped.cu", "__global__ void k(float *a) { a[0] = ; }\n");
+  char *good = wl_test_format("%s/tests/advisor/fixtures/s1_positive.cu", test_source_dir());
+  char *args = wl_test_format("check --format=sarif --gpu '%s' '%s' '%s'", profile, broken, good);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(status == 2);
+  const json_value *invocation = json_at(json_path(json_at(json_get(doc, "runs"), 0), "invocations"), 0);
+  CHECK(invocation && !json_get(invocation, "executionSuccessful")->boolean);
+  const json_value *notifications = json_get(invocation, "toolExecutionNotifications");
+  bool named = false;
+  for (size_t i = 0; notifications && i < notifications->count; i++) {
+    const json_value *n = json_at(notifications, i);
+    named |= strcmp(json_string_or(json_get(n, "level"), ""), "error") == 0 &&
+             strstr(json_string_or(json_path(n, "message.text"), ""), "skipped.cu") &&
+             strstr(json_string_or(json_path(n, "message.text"), ""), "file skipped");
+  }
+  CHECK(named);
+  json_free(doc);
+  args = wl_test_format("check --gpu '%s' '%s' '%s'", profile, broken, good);
+  char *out = run_text(args, &status);
+  free(args);
+  CHECK(strstr(out, "warplint: 1 file analysed (") != NULL);
+  CHECK(strstr(out, "), 1 file skipped, 1 kernel skipped;") != NULL);
+  free(out);
+  free(broken);
+  free(good);
 }
 
 static void test_large_file(void) {
@@ -409,6 +501,8 @@ int main(int argc, char **argv) {
   test_compile_database();
   test_parallel_same_output();
   test_bad_input();
+  test_error_tolerance();
+  test_skipped_file_reported();
   test_large_file();
   test_subcommands();
   test_ptxas();

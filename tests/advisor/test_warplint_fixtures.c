@@ -41,21 +41,27 @@ static int read_expectations(const char *path, expect *out) {
   return n;
 }
 
-static void check_fixture(const char *warplint, const char *profile, const char *path) {
+/* The findings of one file in the JSON document, against its expectations. */
+static void check_fixture(const json_value *doc, const char *path, const char *mode) {
   expect want[MAX_EXPECT];
   int n = read_expectations(path, want);
   CHECK(n >= 0);
-  char *cmd = wl_test_format("'%s' check --format=json --gpu '%s' '%s'", warplint, profile, path);
-  int status;
-  json_value *doc = wl_test_run_json(cmd, &status);
-  free(cmd);
-  if (!doc) { test_fail(__FILE__, __LINE__, "%s: no JSON from warplint", path); return; }
-  CHECK(status == (n > 0 ? 1 : 0));
+  const json_value *files = json_get(doc, "files");
+  bool listed = false;
+  for (size_t i = 0; files && i < files->count; i++) {
+    const json_value *f = json_at(files, i);
+    if (strcmp(json_string_or(json_get(f, "file"), ""), path) != 0) continue;
+    listed = true;
+    if (strcmp(json_string_or(json_get(f, "status"), ""), "analysed") != 0 ||
+        json_number_or(json_get(f, "kernels_skipped"), 0) != 0)
+      test_fail(__FILE__, __LINE__, "%s (%s): not wholly analysed: %s", path, mode,
+                json_string_or(json_get(f, "reason"), "a kernel was skipped"));
+  }
+  if (!listed) test_fail(__FILE__, __LINE__, "%s (%s): not in the report's files", path, mode);
   const json_value *findings = json_get(doc, "findings");
-  const json_value *errors = json_get(doc, "errors");
-  if (errors && errors->count) test_fail(__FILE__, __LINE__, "%s: %s", path, json_string_or(json_at(errors, 0), "?"));
   for (size_t i = 0; findings && i < findings->count; i++) {
     const json_value *f = json_at(findings, i);
+    if (strcmp(json_string_or(json_get(f, "file"), ""), path) != 0) continue;
     const char *rule = json_string_or(json_get(f, "rule"), "?");
     unsigned line = (unsigned)json_number_or(json_get(f, "line"), 0);
     bool matched = false;
@@ -66,7 +72,7 @@ static void check_fixture(const char *warplint, const char *profile, const char 
       }
     }
     if (matched) test_passed++;
-    else test_fail(__FILE__, __LINE__, "%s:%u: unexpected %s: %s", path, line, rule,
+    else test_fail(__FILE__, __LINE__, "%s:%u (%s): unexpected %s: %s", path, line, mode, rule,
                    json_string_or(json_get(f, "message"), ""));
     /* every estimate must name measured keys that the profile holds */
     const json_value *metrics = json_path(f, "estimate.metrics");
@@ -78,9 +84,41 @@ static void check_fixture(const char *warplint, const char *profile, const char 
   }
   for (int k = 0; k < n; k++) {
     if (want[k].seen) test_passed++;
-    else test_fail(__FILE__, __LINE__, "%s:%u: expected %s, not reported", path, want[k].line, want[k].rule);
+    else test_fail(__FILE__, __LINE__, "%s:%u (%s): expected %s, not reported", path, want[k].line, mode,
+                   want[k].rule);
   }
+}
+
+/* One warplint run over every fixture (headers: "" for the default, the
+ * toolkit where one is installed, or "--shim"); returns the headers the
+ * report says it parsed with. */
+static char *check_all(const char *warplint, const char *profile, const char *headers, char **names, int count) {
+  size_t len = 0;
+  for (int i = 0; i < count; i++) len += strlen(names[i]) + 3;
+  char *list = calloc(len + 1, 1);
+  for (int i = 0; i < count; i++) {
+    strcat(list, " '");
+    strcat(list, names[i]);
+    strcat(list, "'");
+  }
+  char *cmd = wl_test_format("'%s' check --format=json -j 4 %s --gpu '%s'%s", warplint, headers, profile, list);
+  int status;
+  json_value *doc = wl_test_run_json(cmd, &status);
+  free(cmd);
+  free(list);
+  if (!doc) { test_fail(__FILE__, __LINE__, "no JSON from warplint %s", headers); return NULL; }
+  const char *mode = json_string_or(json_get(doc, "headers"), "?");
+  printf("%d fixture files, headers: %s\n", count, mode);
+  CHECK(status == 1);   /* the positive fixtures draw warnings */
+  const json_value *errors = json_get(doc, "errors"), *notes = json_get(doc, "notes");
+  for (size_t i = 0; errors && i < errors->count; i++)
+    test_fail(__FILE__, __LINE__, "%s: %s", mode, json_string_or(json_at(errors, i), "?"));
+  for (size_t i = 0; notes && i < notes->count; i++)
+    test_fail(__FILE__, __LINE__, "%s: %s", mode, json_string_or(json_at(notes, i), "?"));
+  for (int i = 0; i < count; i++) check_fixture(doc, names[i], mode);
+  char *used = strdup(mode);
   json_free(doc);
+  return used;
 }
 
 static int by_name(const void *a, const void *b) {
@@ -93,28 +131,28 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *profile = wl_test_format("%s/tests/advisor/profiles/synthetic-sm90.json", test_source_dir());
-  int files = 0;
+  char *names[1024];
+  int count = 0;
   for (int d = 2; d < argc; d++) {
     DIR *dir = opendir(argv[d]);
     CHECK(dir != NULL);
     if (!dir) continue;
-    char *names[1024];
-    int count = 0;
     struct dirent *e;
     while ((e = readdir(dir)) && count < 1024) {
       size_t len = strlen(e->d_name);
       if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0) names[count++] = wl_test_format("%s/%s", argv[d], e->d_name);
     }
     closedir(dir);
-    qsort(names, (size_t)count, sizeof names[0], by_name);
-    for (int i = 0; i < count; i++) {
-      check_fixture(argv[1], profile, names[i]);
-      free(names[i]);
-      files++;
-    }
   }
-  printf("%d fixture files\n", files);
-  CHECK(files > 0);
+  qsort(names, (size_t)count, sizeof names[0], by_name);
+  CHECK(count > 0);
+  /* The default headers (a CUDA toolkit's where one is installed), and the
+   * stand-ins too when the default was a toolkit: both must agree with
+   * every fixture. */
+  char *mode = check_all(argv[1], profile, "", names, count);
+  if (mode && strcmp(mode, "stand-ins") != 0) free(check_all(argv[1], profile, "--shim", names, count));
+  free(mode);
+  for (int i = 0; i < count; i++) free(names[i]);
   free(profile);
   return test_summary();
 }

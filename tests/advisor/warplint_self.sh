@@ -11,7 +11,7 @@ if [ ! -f "$db" ]; then echo "FAILED: $db not found"; exit 1; fi
 files=$(grep -cE '"file": ".*\.cu"' "$db")
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$warplint" check -p "$build" >"$out" 2>&1
+"$warplint" check -j "$(nproc 2>/dev/null || echo 2)" -p "$build" >"$out" 2>&1
 rc=$?
 echo "warplint_self: $files .cu files in $db, exit status $rc"
 # Findings per rule, for the log.
