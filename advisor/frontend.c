@@ -156,8 +156,10 @@ static void collect_errors(CXTranslationUnit tu, file_ctx *fc) {
 }
 
 /* The errors that stopped no kernel, as notes (the first few), and the file
- * skipped when errors left nothing to analyse. */
-static void report_errors(file_ctx *fc) {
+ * skipped when errors left nothing to analyse: it names __global__ but no
+ * kernel was analysed (a file with no kernel of its own, host code only,
+ * has lost nothing). */
+static void report_errors(file_ctx *fc, const char *text) {
   wl_file_result *r = fc->res;
   int outside = 0, shown = 0;
   for (int i = 0; i < fc->error_count; i++) {
@@ -175,7 +177,7 @@ static void report_errors(file_ctx *fc) {
   if (outside > shown)
     wl_result_note(r, "%s: note: %d more parse error%s outside the analysed kernels", fc->path, outside - shown,
                    outside - shown == 1 ? "" : "s");
-  if (fc->error_count > 0 && r->kernels_analysed == 0) {
+  if (fc->error_count > 0 && r->kernels_analysed == 0 && strstr(text, "__global__")) {
     const parse_error *e = &fc->errors[0];
     if (e->in_file)
       wl_result_error(r, "%s:%u:%u: error: file skipped: it does not parse and no kernel could be analysed (%s)",
@@ -419,7 +421,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, find_launches, &fc);
   clang_visitChildren(root, find_kernels, &fc);
-  report_errors(&fc);
+  report_errors(&fc, text);
   apply_suppressions(r, text, len);
   for (int i = 0; i < fc.launch_count; i++) free(fc.launches[i].usr);
   free(fc.launches);
