@@ -143,3 +143,15 @@ bool poly_eval(const poly *p, const long long *values, int value_count, long lon
   *out = sum;
   return true;
 }
+
+void poly_split(const poly *p, int below, poly *lane_part, poly *rest) {
+  if (p->unknown) { *lane_part = *rest = *p; return; }
+  poly_const(lane_part, 0);
+  poly_const(rest, 0);
+  for (int i = 0; i < p->count; i++) {
+    bool lane = false;
+    for (int k = 0; k < p->terms[i].degree; k++) lane |= p->terms[i].atoms[k] < below;
+    poly *to = lane ? lane_part : rest;
+    to->terms[to->count++] = p->terms[i];
+  }
+}

@@ -10,8 +10,10 @@
 
 #include <stdbool.h>
 
-#define POLY_MAX_TERMS 16
-#define POLY_MAX_DEGREE 3
+/* Products of several uniform factors (blockIdx.x * gridDim.y * n * d) stay
+ * symbolic up to six factors. */
+#define POLY_MAX_TERMS 24
+#define POLY_MAX_DEGREE 6
 
 /* Atom ids below ATOM_FIRST_SYMBOL are the built-in index variables. */
 enum {
@@ -43,6 +45,9 @@ bool poly_equal(const poly *a, const poly *b);
 bool poly_uses_atom(const poly *p, int atom);
 /* The coefficient of atom as a polynomial (terms containing it once, divided by it). */
 void poly_coefficient(const poly *p, int atom, poly *out);
+/* The terms that contain one of the atoms below `below` (the thread indices:
+ * ATOM_BX) and the rest. */
+void poly_split(const poly *p, int below, poly *lane_part, poly *rest);
 /* Value with atoms given by values[]; false if an atom has no value (values[i] < 0 marks unknown). */
 bool poly_eval(const poly *p, const long long *values, int value_count, long long *out);
 

@@ -1,11 +1,16 @@
 /* The analysis of one CUDA file, as the advisor's source files share it.
  * The data flow, one file per stage:
  *
- *   frontend.c   parse the file (libclang), find kernels and launches
- *   kernel.c     one kernel: its launch shape, the walk's results, the checks
- *   walk.c       the walk over a kernel body: arrays, accesses, loops, helpers
- *   index.c      subscripts as index polynomials (affine.h)
- *   lanes.c      the warp model: where the 32 lanes of a warp land
+ *   frontend.c   parse the file (libclang), find launches and kernels
+ *   kernel.c     one kernel: its launch shapes and instantiations, the walk,
+ *                the checks, the array inventory
+ *   walk.c       the walk over a kernel body: statements in order, with the
+ *                value of every local variable at each point (an environment),
+ *                loops, branches and the lanes they leave active, helpers
+ *   index.c      integer expressions as index polynomials (affine.h) and
+ *                addresses (array + byte offset) of pointers and accesses
+ *   lanes.c      the warp model: the byte address each of a warp's 32 lanes
+ *                touches, and which lanes a condition leaves active
  *   check_*.c    the checks, one file per memory space (rule family),
  *                registered in checks.c
  *   findings.c   findings, the array inventory, NOLINT suppressions
@@ -25,16 +30,21 @@
 enum space { SP_GLOBAL, SP_SHARED, SP_CONSTANT, SP_LOCAL, SP_TEXTURE, SP_COUNT };
 extern const char *const wl_space_names[];
 
-/* ATOMK_TEMPLATE: a non-type template parameter, constant in each instantiation. */
-enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE };
+/* ATOMK_LOOP: what a loop-carried variable has gained since the loop began
+ * (uniform across the warp). ATOMK_UNIFORM: any other value the warp
+ * shares that warplint cannot know (a field of a struct parameter, a value
+ * loaded from a warp-uniform address, two branches' different uniform
+ * parts). */
+enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE, ATOMK_UNIFORM };
 
-/* M_ADDR: the subscript sits under a plain '&' (&tile[i][j]), so the access
- * width is whatever the pointer is cast to, not the element's. */
-enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_LOOP_INC = 16, M_ADDR = 32 };
+/* M_ADDR: the expression's address is taken (&tile[i][j]): not an access.
+ * M_NOESCAPE: a pointer read here (compared, tested) does not escape. */
+enum { M_WRITE = 1, M_READ = 2, M_LDG = 4, M_ATOMIC = 8, M_ADDR = 16, M_NOESCAPE = 32 };
 
 #define MAX_DIMS 4
 #define MAX_LOOPS 16
 #define MAX_INLINE 3
+#define MAX_WARPS 32             /* 1024 threads */
 
 #define GROW(ptr, count, cap)                                              \
   do {                                                                     \
@@ -50,56 +60,83 @@ typedef struct atom_info {
   int kind;
   CXCursor decl;
   char name[64];
-  bool const_trip;               /* loop with constant bounds: unrollable */
+  bool const_trip;               /* a for loop's counter with constant bounds: unrollable */
   bool unit_step;                /* i++, i--, i += 1, i -= 1 */
   long long trips;               /* iterations when constant, else 0 */
 } atom_info;
 
+/* The value a local variable (or a bound helper parameter) holds at the
+ * current point of the walk. An integer is a polynomial; a pointer is an
+ * address: the array it points into and a byte offset. */
+typedef struct var_state {
+  poly value;                    /* integers: unknown when not followed */
+  CXCursor expr;                 /* the expression last assigned (lanes.c evaluates it lane by
+                                    lane where value is no polynomial), or a null cursor */
+  bool unroll_known;             /* a constant once constant-trip loops are unrolled */
+  int array;                     /* pointers: the array pointed into, -1 when not known */
+  poly offset;                   /* pointers: byte offset into it */
+} var_state;
+
 typedef struct var_info {
   CXCursor decl;
-  int writes;                    /* stores outside the for-increment */
-  int loop_atom;                 /* >= 0: a for-loop induction variable */
-  bool evaluating;               /* guards against cycles */
+  bool pointer;
 } var_info;
 
 typedef struct array_info {
   CXCursor decl;
   char *name, *elem_type;
   int space;
-  long long elem_size, ext[MAX_DIMS], elements;
-  int ndim;                      /* may exceed MAX_DIMS: then accesses are not modelled */
+  long long elem_size;           /* bytes; for a template T with no instantiation, 4 assumed */
+  bool size_assumed;
+  long long ext[MAX_DIMS], elements;
+  int ndim;                      /* may exceed MAX_DIMS: then the S_1 padding is not modelled */
   bool is_param, param_const, param_restrict;
   bool written, read, escaped, atomic, swapped, compared, reusable;
   unsigned compare_line, compare_column;  /* first w[i] > w[j] */
   unsigned line, column;
   char patterns[160];
-  char recommended[48];
 } array_info;
+
+typedef enum lane_kind { LANE_UNIFORM, LANE_CONCRETE, LANE_SYMBOLIC, LANE_UNKNOWN } lane_kind;
+
+/* Where the lanes of one warp land: byte offsets into the array. */
+typedef struct lane_model {
+  lane_kind kind;
+  long long offset[32];          /* LANE_CONCRETE: byte offset of each lane */
+  unsigned active;               /* the lanes that take part (a guard may leave some out) */
+  poly stride;                   /* bytes between lanes: the coefficient of threadIdx.x */
+  bool stride_const;
+  long long stride_value;
+  bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
+} lane_model;
 
 typedef struct access_info {
   int array;
-  CXCursor index[MAX_DIMS];
-  int nidx;
   bool write, read, ldg;
-  bool addr_taken;               /* under a plain '&': the element width may not be the access width */
-  int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no induction variable) */
+  long long width;               /* bytes each lane reads or writes */
+  poly off;                      /* byte offset into the array */
+  bool data_dependent;           /* unknown because it depends on loaded values */
+  bool unroll_known;             /* the index is a constant once loops are unrolled */
+  lane_model lanes;
+  lane_model padded;             /* shared 2-D arrays: the lanes with the last dimension padded by one */
+  long long reuse;               /* active threads of a block that touch the same element, 0 unknown */
+  bool reuse_restricted;         /* a guard left only some threads of the block active */
+  int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no loop-carried counter) */
   int loop_count;
   unsigned line, column;
-  poly off;                      /* flattened element index */
-  bool flattened;                /* done already (inside an inlined helper) */
 } access_info;
 
-/* A parameter of an inlined __device__ helper, bound to the caller's array
- * or argument expression while the helper's body is walked and its
- * accesses flattened. */
-typedef struct binding {
-  CXCursor param;
-  int array;                     /* >= 0: the caller's array */
-  CXCursor arg;                  /* array < 0: the argument expression */
-  bool active;
-} binding;
-
 typedef struct file_ctx file_ctx;
+
+/* The values of one instantiation of a template kernel's parameters: sizes
+ * of its type parameters, values of its non-type ones (-1 and unknown when
+ * the instantiation does not fix them). */
+typedef struct template_args {
+  int count;
+  CXCursor param[8];
+  bool is_type[8], known[8];
+  long long value[8];            /* type: sizeof; non-type: the value */
+} template_args;
 
 typedef struct kernel_ctx {
   const file_ctx *fc;
@@ -107,26 +144,34 @@ typedef struct kernel_ctx {
   const wl_options *opt;
   wl_file_result *res;
   char *name;
+  CXFile file;                   /* helpers are inlined only from the analysed file */
   atom_info *atoms; int atom_count, atom_cap;
   var_info *vars; int var_count, var_cap;
+  var_state *env; int env_cap;   /* env[i]: the current state of vars[i] */
   array_info *arrays; int array_count, array_cap;
   access_info *accesses; int access_count, access_cap;
   int loop_stack[MAX_LOOPS]; int loop_depth;
-  int inc_var;                   /* var whose for-increment is being walked */
-  CXFile file;                   /* the file being analysed: helpers are inlined only from it */
-  binding *binds; int bind_count, bind_cap;
   CXCursor call_stack[MAX_INLINE]; int call_depth;
+  const template_args *targs;    /* the instantiation analysed, or NULL */
+  /* The block modelled: the launch's shape, or the documented default
+   * (32 x 2 x 1 when threadIdx.y appears...): a warp is then 32 consecutive
+   * threadIdx.x. */
   long long block[3]; bool block_known;
-  bool uses_dim[3];              /* threadIdx.y / .z appear in the kernel */
-  int probe_loop;                /* lane_expr: this loop atom's variable moved by probe_step (-1: none) */
+  int warps;                     /* warps of the modelled block */
+  bool uses_dim[3];              /* threadIdx.x / .y / .z appear in the kernel */
+  unsigned active[MAX_WARPS];    /* per warp: the lanes active at this point of the walk */
+  int pad_array;                 /* index.c: this array's last dimension padded by one (-1: none) */
+  int probe_loop;                /* lanes.c: this loop atom moved by probe_step (-1: none) */
   long long probe_step;
 } kernel_ctx;
 
-/* Launch sites found in the file: kernel -> block shape. */
+/* Launch sites found in the file: kernel (or its template) -> block shape
+ * and template arguments. */
 typedef struct launch_info {
-  char *usr;
+  char *usr;                     /* the kernel's, or its template's */
   long long block[3];
   bool known;
+  template_args targs;
 } launch_info;
 
 /* An error diagnostic of the parse, where it is in the analysed file. */
@@ -161,45 +206,56 @@ bool has_attr(CXCursor c, enum CXCursorKind attr);
 bool eval_int(CXCursor c, long long *v);
 bool const_value(CXCursor c, long long *v);      /* a compile-time integer */
 bool compile_time(CXCursor c);                   /* constants and template parameters */
+long long type_size(CXType t);                   /* bytes, or -1 (dependent, incomplete) */
+bool is_pointer_type(CXType t);
 
 /* ---- walk.c: the walk over a kernel body ---- */
-const binding *active_binding(const kernel_ctx *k, CXCursor decl);
-int find_var(kernel_ctx *k, CXCursor decl);
+int find_var(const kernel_ctx *k, CXCursor decl);
 int add_atom(kernel_ctx *k, int kind, CXCursor decl, const char *name);
-int find_array(kernel_ctx *k, CXCursor decl);
+int find_array(const kernel_ctx *k, CXCursor decl);
 int array_for_decl(kernel_ctx *k, CXCursor decl);
-void walk(kernel_ctx *k, CXCursor c, int mode);
+void walk_kernel(kernel_ctx *k, CXCursor fn, CXCursor body);
 
-/* ---- index.c: index polynomials ---- */
+/* ---- index.c: index polynomials and addresses ---- */
+typedef struct address {
+  int array;                     /* -1: not an array warplint tracks */
+  poly off;                      /* bytes from the array's start */
+  long long width;               /* bytes of the type pointed to or accessed */
+  bool size_assumed;
+} address;
 int member_builtin(CXCursor c);                  /* threadIdx.x -> ATOM_TX, or -1 */
+bool template_value(const kernel_ctx *k, CXCursor param, long long *v);
 void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth);
-long long flatten_extent_product(const array_info *a, int from, long long last_pad);
-void flatten(kernel_ctx *k, access_info *x, long long pad, poly *out);
+bool eval_pointer(kernel_ctx *k, CXCursor c, address *out, int depth);
+bool eval_ref(kernel_ctx *k, CXCursor c, address *out, int depth);
+bool member_offset(CXCursor member, long long *bytes);
+long long subscript_step(const kernel_ctx *k, int array, CXCursor subscript);
+bool unroll_known(kernel_ctx *k, CXCursor c, int depth);
 bool uses_loop_atom(const kernel_ctx *k, const poly *p);
 bool uses_index_atoms(const poly *p);
 void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size);
 
 /* ---- lanes.c: the warp model ---- */
-typedef enum lane_kind { LANE_UNIFORM, LANE_CONCRETE, LANE_SYMBOLIC, LANE_UNKNOWN } lane_kind;
-
-typedef struct lane_model {
-  lane_kind kind;
-  long long offset[32];          /* LANE_CONCRETE: element offset of each lane */
-  poly stride;                   /* coefficient of threadIdx.x, in elements */
-  bool stride_const;
-  long long stride_value;
-  bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
-} lane_model;
-
+typedef struct lane_vals { long long v[32]; bool shifted; } lane_vals;
 bool is_thread_atom(int a);
-void model_access(kernel_ctx *k, const access_info *x, long long pad, const poly *off, lane_model *m);
-int count_distinct(const long long *v, int n);
-int sectors(const lane_model *m, long long elem_size);
-int conflict_degree(const long long *offset, long long elem_size);
+void lane_coords(const kernel_ctx *k, int thread, long long *t);
+bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
+bool lane_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
+/* Per warp, the lanes for which condition c can be true, and those for which
+ * it can be false (a lane that cannot be told is in both); true when c is
+ * the same for all lanes of each warp (known or not). */
+bool lane_condition(kernel_ctx *k, CXCursor c, unsigned *when_true, unsigned *when_false);
+void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model *m);
+long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted);
+int active_lanes(unsigned mask);
+int count_distinct_active(const long long *v, unsigned active);
+int sectors(const lane_model *m, long long width);
+int ideal_sectors(const lane_model *m, long long width);
+int conflict_degree(const lane_model *m, long long width);
 int pow2_at_least(int n);
-bool lanes_strided(const lane_model *m, long long elem_size, int *got, int *ideal);  /* G_3 */
+bool lanes_strided(const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
 bool lanes_irregular(const lane_model *m);
-bool lanes_consecutive(const lane_model *m);
+bool lanes_consecutive(const lane_model *m, long long width);
 
 /* ---- findings.c ---- */
 wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x, const array_info *a);
@@ -218,24 +274,24 @@ void apply_suppressions(wl_file_result *r, const char *text, size_t len);
 typedef struct wl_check {
   const char *rule;
   int space;
-  void (*on_access)(kernel_ctx *k, access_info *x, const lane_model *m);
+  void (*on_access)(kernel_ctx *k, access_info *x);
   void (*on_array)(kernel_ctx *k, array_info *a);
 } wl_check;
 extern const wl_check wl_checks[];
 extern const size_t wl_check_count;
 
 /* Each check file's entry points (check_<space>.c). */
-void check_g3_strided(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_g2_narrow(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_t4_readonly_path(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_s5_reused_global(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_s1_bank_conflict(kernel_ctx *k, access_info *x, const lane_model *m);
+void check_g3_strided(kernel_ctx *k, access_info *x);
+void check_g2_narrow(kernel_ctx *k, access_info *x);
+void check_t4_readonly_path(kernel_ctx *k, access_info *x);
+void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x);
+void check_s5_reused_global(kernel_ctx *k, access_info *x);
+void check_s1_bank_conflict(kernel_ctx *k, access_info *x);
 void check_s6_private_staging(kernel_ctx *k, array_info *a);
-void check_c1_constant_stride(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_c3_constant_divergent(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x, const lane_model *m);
-void check_l3_local_sort(kernel_ctx *k, access_info *x, const lane_model *m);
+void check_c1_constant_stride(kernel_ctx *k, access_info *x);
+void check_c3_constant_divergent(kernel_ctx *k, access_info *x);
+void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x);
+void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
 void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *block);

@@ -8,16 +8,18 @@
 
 /* C_1: a warp-uniform __constant__ read whose index moves by more than one
  * element per iteration of an enclosing loop. */
-void check_c1_constant_stride(kernel_ctx *k, access_info *x, const lane_model *m) {
+void check_c1_constant_stride(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if (m->kind != LANE_UNIFORM) return;
+  if (x->lanes.kind != LANE_UNIFORM) return;
   append_pattern(a, "broadcast (C_2)");
   for (int i = x->loop_count - 1; i >= 0; i--) {
     if (x->loops[i] < 0) continue;
     poly c;
     long long step;
     poly_coefficient(&x->off, x->loops[i], &c);
-    if (!poly_is_const(&c, &step) || (step >= -1 && step <= 1)) return;
+    if (!poly_is_const(&c, &step) || step % x->width != 0) return;
+    step /= x->width;            /* bytes to elements */
+    if (step >= -1 && step <= 1) return;
     wl_finding *f = new_finding(k, "C_1", x, a);
     if (!f) return;
     add_metric(k, f, "warp.constant.distinct_1");
@@ -31,11 +33,12 @@ void check_c1_constant_stride(kernel_ctx *k, access_info *x, const lane_model *m
 }
 
 /* C_3: __constant__ indexed by a lane-varying expression. */
-void check_c3_constant_divergent(kernel_ctx *k, access_info *x, const lane_model *m) {
+void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
+  const lane_model *m = &x->lanes;
   char key[64], label[32];
   if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC) return;
-  int distinct = m->kind == LANE_CONCRETE ? count_distinct(m->offset, 32) : 32;
+  int distinct = m->kind == LANE_CONCRETE ? count_distinct_active(m->offset, m->active) : active_lanes(m->active);
   if (distinct < 2) return;
   snprintf(label, sizeof label, "%d distinct addresses", distinct);
   append_pattern(a, label);
@@ -52,11 +55,10 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x, const lane_model
 
 /* C_2: read-only global data that every lane of the grid reads at the same
  * index in a loop (only loop variables, parameters and constants in it). */
-void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x, const lane_model *m) {
-  (void)m;
+void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
-      uses_index_atoms(&x->off) || a->elem_size > 16)
+      uses_index_atoms(&x->off) || x->width > 16)
     return;
   append_pattern(a, "same element for the whole grid");
   a->reusable = true;

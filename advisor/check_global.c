@@ -1,61 +1,86 @@
 /* Global-memory checks (rule family G_): how one warp request maps onto
- * 32-byte sectors. G_3: non-consecutive lanes; G_2: 1- and 2-byte elements.
- * The access patterns of global arrays in the inventory are described here
- * too. */
+ * 32-byte sectors. G_3: lanes not on consecutive elements (strides, arrays
+ * of structs, irregular patterns); G_2: 1- and 2-byte elements. The access
+ * patterns of global arrays in the inventory are described here too. */
 #include "analysis.h"
 
 #include <string.h>
 
-static void describe_global(array_info *a, const access_info *x, const lane_model *m) {
-  if (lanes_consecutive(m)) append_pattern(a, "consecutive");
+static void describe_global(array_info *a, const access_info *x) {
+  const lane_model *m = &x->lanes;
+  if (lanes_consecutive(m, x->width)) append_pattern(a, "consecutive");
   if (m->kind == LANE_UNIFORM) append_pattern(a, "broadcast");
-  if (m->kind == LANE_UNKNOWN && x->off.data_dependent) append_pattern(a, "gather (index loaded from memory)");
+  if (m->kind == LANE_UNKNOWN && x->data_dependent) append_pattern(a, "gather (index loaded from memory)");
 }
 
-void check_g3_strided(kernel_ctx *k, access_info *x, const lane_model *m) {
-  array_info *a = &k->arrays[x->array];
-  describe_global(a, x, m);
-  int got, ideal;
-  if (!lanes_strided(m, a->elem_size, &got, &ideal)) return;
-  char stride[200];
+/* "consecutive lanes are 3 elements apart", or for a field of a struct
+ * "consecutive lanes read 4-byte fields 12 bytes apart (an array of
+ * structs)"; the pattern for the inventory in pattern. */
+static char *stride_text(const kernel_ctx *k, const access_info *x, const array_info *a, char *pattern, size_t size) {
+  const lane_model *m = &x->lanes;
   if (lanes_irregular(m)) {
-    snprintf(stride, sizeof stride, "irregular lane offsets");
-  } else if (m->kind == LANE_CONCRETE) {
-    snprintf(stride, sizeof stride, "stride %lld", m->stride_value);
-  } else {
-    char s[120];
-    poly_text(k, &m->stride, s, sizeof s);
-    snprintf(stride, sizeof stride, "stride %s", s);
+    snprintf(pattern, size, "irregular lane offsets");
+    return wl_strdup("the lanes' offsets follow no single stride");
   }
-  append_pattern(a, stride);
+  bool field = x->width < a->elem_size;
+  if (m->kind == LANE_CONCRETE) {
+    if (field) {
+      snprintf(pattern, size, "fields %lld bytes apart (array of structs)", m->stride_value);
+      return wl_format("consecutive lanes read %lld-byte fields %lld bytes apart (an array of structs)", x->width,
+                       m->stride_value);
+    }
+    snprintf(pattern, size, "stride %lld", m->stride_value / x->width);
+    return wl_format("consecutive lanes are %lld elements apart", m->stride_value / x->width);
+  }
+  /* symbolic: the stride in elements where every coefficient divides */
+  poly s = m->stride;
+  bool whole = true;
+  for (int i = 0; i < s.count; i++) {
+    whole = whole && s.terms[i].coef % x->width == 0;
+    s.terms[i].coef /= x->width;
+  }
+  char text[120];
+  poly_text(k, whole ? &s : &m->stride, text, sizeof text);
+  snprintf(pattern, size, "stride %s%s", text, whole ? "" : " bytes");
+  return wl_format("consecutive lanes are %s %s apart", text, whole ? "elements" : "bytes");
+}
+
+void check_g3_strided(kernel_ctx *k, access_info *x) {
+  array_info *a = &k->arrays[x->array];
+  describe_global(a, x);
+  int got, ideal;
+  if (!lanes_strided(&x->lanes, x->width, &got, &ideal)) return;
+  char pattern[160];
+  char *how = stride_text(k, x, a, pattern, sizeof pattern);
+  append_pattern(a, pattern);
   wl_finding *f = new_finding(k, "G_3", x, a);
-  if (!f) return;
+  if (!f) { free(how); return; }
   add_metric(k, f, "pattern.global.strided");
   add_metric(k, f, "pattern.global.aligned");
-  char *head = lanes_irregular(m)
-      ? wl_format("non-consecutive global access to '%s': the lanes' offsets follow no single stride, "
-                  "%d sectors per warp request instead of %d", a->name, got, ideal)
-      : m->kind == LANE_CONCRETE
-      ? wl_format("non-consecutive global access to '%s': consecutive lanes are %lld elements apart, "
-                  "%d sectors per warp request instead of %d", a->name, m->stride_value, got, ideal)
-      : wl_format("non-consecutive global access to '%s': consecutive lanes are %s elements apart, "
-                  "up to 32 sectors per warp request instead of %d", a->name, stride + 7, ideal);
+  char *head = x->lanes.kind == LANE_CONCRETE
+      ? wl_format("non-consecutive global access to '%s': %s, %d sectors per warp request instead of %d", a->name,
+                  how, got, ideal)
+      : wl_format("non-consecutive global access to '%s': %s, up to 32 sectors per warp request instead of %d",
+                  a->name, how, (int)((32 * x->width + 31) / 32));
+  free(how);
   set_message(f, head, compare_text(k, f, "strided", "aligned"));
-  add_note(f, x->line, x->column, wl_strdup("map threadIdx.x to the fastest-varying index (G_3); "
-                                            "G_4: tune the block's shape if the pattern must stay"));
+  add_note(f, x->line, x->column, x->width < a->elem_size
+               ? wl_strdup("store each field in an array of its own (a structure of arrays), so that consecutive "
+                           "lanes read consecutive elements (G_3)")
+               : wl_strdup("map threadIdx.x to the fastest-varying index (G_3); G_4: tune the block's shape if "
+                           "the pattern must stay"));
 }
 
-void check_g2_narrow(kernel_ctx *k, access_info *x, const lane_model *m) {
+void check_g2_narrow(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if ((a->elem_size != 1 && a->elem_size != 2) || m->kind != LANE_CONCRETE || !m->stride_const ||
-      m->stride_value != 1)
-    return;
+  const lane_model *m = &x->lanes;
+  if ((x->width != 1 && x->width != 2) || m->kind != LANE_CONCRETE || !lanes_consecutive(m, x->width)) return;
   wl_finding *f = new_finding(k, "G_2", x, a);
   if (!f) return;
-  bool byte = a->elem_size == 1;
+  bool byte = x->width == 1;
   add_metric(k, f, byte ? "bandwidth.type.char" : "bandwidth.type.short");
   add_metric(k, f, byte ? "bandwidth.type.char4" : "bandwidth.type.int");
   set_message(f, wl_format("%lld-byte elements of '%s' accessed by consecutive lanes: pack %s into %s",
-                           a->elem_size, a->name, byte ? "four" : "two", byte ? "char4" : "a 4-byte type"),
+                           x->width, a->name, byte ? "four" : "two", byte ? "char4" : "a 4-byte type"),
               compare_text(k, f, byte ? "char" : "short", byte ? "char4" : "int"));
 }

@@ -5,48 +5,9 @@
 
 #include <string.h>
 
-/* Whether an index is a constant once the compiler has fully unrolled the
- * loops: literals, template parameters, induction variables of loops with
- * compile-time bounds, and any arithmetic (even % and /) on them. */
-static bool unroll_known(kernel_ctx *k, CXCursor c, int depth) {
-  long long v;
-  if (depth > 24) return false;
-  if (const_value(c, &v)) return true;
-  c = strip(c);
-  switch (clang_getCursorKind(c)) {
-  case CXCursor_DeclRefExpr: {
-    CXCursor d = clang_getCursorReferenced(c);
-    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return true;
-    int i = find_var(k, d);
-    if (i < 0 || k->vars[i].writes != 0) return false;
-    if (k->vars[i].loop_atom >= 0) return k->atoms[k->vars[i].loop_atom].const_trip;
-    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-    return !clang_Cursor_isNull(init) && unroll_known(k, init, depth + 1);
-  }
-  case CXCursor_BinaryOperator:
-  case CXCursor_UnaryOperator:
-  case CXCursor_ConditionalOperator: {
-    child_list l = children(c);
-    if (l.n == 0) return false;
-    for (int i = 0; i < l.n; i++)
-      if (!unroll_known(k, l.c[i], depth + 1)) return false;
-    return true;
-  }
-  default:
-    return false;
-  }
-}
-
-static bool access_unroll_known(kernel_ctx *k, const access_info *x) {
-  for (int d = 0; d < x->nidx; d++)
-    if (!unroll_known(k, x->index[d], 0)) return false;
-  return true;
-}
-
 /* L_3: elements of a private array compared with each other and moved
  * within it (a sort or swap); reported once, at the first comparison. */
-void check_l3_local_sort(kernel_ctx *k, access_info *x, const lane_model *m) {
-  (void)m;
+void check_l3_local_sort(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   char key[96];
   if (!a->swapped || !a->compared || x->line != a->compare_line || x->column != a->compare_column) return;
@@ -64,11 +25,10 @@ void check_l3_local_sort(kernel_ctx *k, access_info *x, const lane_model *m) {
 
 /* L_2: a private array indexed by a value not known after full unrolling.
  * An array that is sorted in place is L_3's, not L_2's. */
-void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x, const lane_model *m) {
-  (void)m;
+void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   char arch_key[96];
-  if ((a->swapped && a->compared) || access_unroll_known(k, x)) return;
+  if ((a->swapped && a->compared) || x->unroll_known) return;
   wl_finding *f = new_finding(k, "L_2", x, a);
   if (!f) return;
   snprintf(arch_key, sizeof arch_key, "local_array.max_registers.matmul.%s", k->opt->arch);
@@ -76,7 +36,7 @@ void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x, const lane_mode
   add_metric(k, f, "local_array.slowdown");
   set_message(f, wl_format("private array '%s' is indexed by a value not known after full unrolling%s: "
                            "it cannot stay in registers", a->name,
-                           x->off.data_dependent ? " (data-dependent)" : ""),
+                           x->data_dependent ? " (data-dependent)" : ""),
               compare_text(k, f, "largest register-resident array", "local/register time"));
 }
 

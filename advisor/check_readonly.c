@@ -22,12 +22,12 @@ static void restrict_fix(wl_finding *f, const array_info *a) {
                      a->name, a->elem_type));
 }
 
-void check_t4_readonly_path(kernel_ctx *k, access_info *x, const lane_model *m) {
+void check_t4_readonly_path(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->ldg || !is_read_only(a) || !a->is_param || (a->param_const && a->param_restrict)) return;
   int got, ideal;
-  bool gather = m->kind == LANE_UNKNOWN && x->off.data_dependent;
-  if (!gather && !lanes_strided(m, a->elem_size, &got, &ideal)) return;
+  bool gather = x->lanes.kind == LANE_UNKNOWN && x->data_dependent;
+  if (!gather && !lanes_strided(&x->lanes, x->width, &got, &ideal)) return;
   wl_finding *t = new_finding(k, "T_4", x, a);
   if (!t) return;
   add_metric(k, t, "pattern.texture.strided");

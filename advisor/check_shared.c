@@ -43,14 +43,19 @@ static bool last_extent_range(const array_info *a, unsigned *line, unsigned *col
  * whenever n * element size is a multiple of 128 bytes. Reported only when
  * threadIdx.x is the one lane-varying index and its coefficient is a single
  * product of uniform symbols. */
-static void check_shared_symbolic(kernel_ctx *k, const access_info *x, const lane_model *m) {
+static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if (m->stride.unknown || m->stride.count != 1 || m->stride.terms[0].degree == 0) return;
-  if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || a->elem_size > 4) return;
+  const lane_model *m = &x->lanes;
+  if (m->stride.unknown || m->stride.count != 1 || m->stride.terms[0].degree == 0 ||
+      m->stride.terms[0].coef % x->width != 0)
+    return;
+  if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || x->width > 4) return;
   for (int d = 0; d < m->stride.terms[0].degree; d++)
     if (is_thread_atom(m->stride.terms[0].atoms[d])) return;
+  poly elements = m->stride;
+  elements.terms[0].coef /= x->width;
   char stride[120];
-  poly_text(k, &m->stride, stride, sizeof stride);
+  poly_text(k, &elements, stride, sizeof stride);
   wl_finding *f = new_finding(k, "S_1", x, a);
   if (!f) return;
   append_pattern(a, "stride symbolic: 32-way when a multiple of 32");
@@ -62,42 +67,11 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x, const lan
   add_note(f, a->line, a->column, wl_strdup("pad the row (an odd stride) or swap the index order (S_1)"));
 }
 
-void check_s1_bank_conflict(kernel_ctx *k, access_info *x, const lane_model *m) {
+/* The S_1 fix-it: padding the last dimension by one element, when the
+ * warp model of the padded array (computed by the walk) is conflict-free. */
+static void padding_fix(kernel_ctx *k, const access_info *x, wl_finding *f) {
   array_info *a = &k->arrays[x->array];
-  if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
-  if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x, m); return; }
-  if (m->kind != LANE_CONCRETE) return;
-  int degree = conflict_degree(m->offset, a->elem_size);
-  if (degree < 2) {
-    if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
-    else if (m->stride_const && m->stride_value == 1) append_pattern(a, "consecutive");
-    else if (!m->stride_const) append_pattern(a, "irregular, conflict-free");
-    else append_pattern(a, "strided, conflict-free (S_3)");
-    return;
-  }
-  char buf[64];
-  snprintf(buf, sizeof buf, "%d-way bank conflict", degree);
-  append_pattern(a, buf);
-  wl_finding *f = new_finding(k, "S_1", x, a);
-  if (!f) return;
-  int key_degree = pow2_at_least(degree);
-  char key[64], label[32];
-  const char *family = a->elem_size == 8 ? "bank_conflict8" : "bank_conflict";
-  snprintf(key, sizeof key, "%s.way_%d", family, key_degree);
-  add_metric(k, f, key);
-  snprintf(key, sizeof key, "%s.way_1", family);
-  add_metric(k, f, key);
-  snprintf(label, sizeof label, "%d-way", key_degree);
-  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request",
-                           degree, a->name, degree),
-              compare_text(k, f, label, "1-way"));
-  /* Padding the last dimension by one element: recompute with it. */
-  if (a->ndim < 2 || a->ext[a->ndim - 1] <= 0) return;
-  poly padded;
-  flatten(k, x, 1, &padded);
-  lane_model pm;
-  model_access(k, x, 1, &padded, &pm);
-  if (pm.kind != LANE_CONCRETE || conflict_degree(pm.offset, a->elem_size) != 1) return;
+  if (x->padded.kind != LANE_CONCRETE || conflict_degree(&x->padded, x->width) != 1) return;
   unsigned line, column, length;
   char *text;
   if (!last_extent_range(a, &line, &column, &length, &text)) return;
@@ -112,6 +86,40 @@ void check_s1_bank_conflict(kernel_ctx *k, access_info *x, const lane_model *m) 
   add_note(f, a->line, a->column, wl_format("pad the last dimension of '%s': [%s] -> [%s] removes the conflict",
                                             a->name, text, repl));
   free(text);
+}
+
+/* S_1: the active lanes of a warp hit the same bank at different words. */
+void check_s1_bank_conflict(kernel_ctx *k, access_info *x) {
+  array_info *a = &k->arrays[x->array];
+  const lane_model *m = &x->lanes;
+  if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
+  if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x); return; }
+  if (m->kind != LANE_CONCRETE) return;
+  int degree = conflict_degree(m, x->width);
+  if (degree < 2) {
+    if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
+    else if (lanes_consecutive(m, x->width)) append_pattern(a, "consecutive");
+    else if (!m->stride_const) append_pattern(a, "irregular, conflict-free");
+    else append_pattern(a, "strided, conflict-free (S_3)");
+    return;
+  }
+  char buf[64];
+  snprintf(buf, sizeof buf, "%d-way bank conflict", degree);
+  append_pattern(a, buf);
+  wl_finding *f = new_finding(k, "S_1", x, a);
+  if (!f) return;
+  int key_degree = pow2_at_least(degree);
+  char key[64], label[32];
+  const char *family = x->width == 8 ? "bank_conflict8" : "bank_conflict";
+  snprintf(key, sizeof key, "%s.way_%d", family, key_degree);
+  add_metric(k, f, key);
+  snprintf(key, sizeof key, "%s.way_1", family);
+  add_metric(k, f, key);
+  snprintf(label, sizeof label, "%d-way", key_degree);
+  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request",
+                           degree, a->name, degree),
+              compare_text(k, f, label, "1-way"));
+  padding_fix(k, x, f);
 }
 
 /* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
@@ -148,37 +156,34 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
   return false;
 }
 
-/* S_5: read-only global data read in a loop, by several threads of a block
- * (the index ignores a thread dimension), or a neighbourhood read. */
-void check_s5_reused_global(kernel_ctx *k, access_info *x, const lane_model *m) {
-  (void)m;
+/* S_5: read-only global data read in a loop (its index moves with the
+ * loop) by several active threads of a block at once (the index ignores a
+ * thread dimension), or a neighbourhood read. */
+void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  char buf[200];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
       !uses_index_atoms(&x->off))
     return;
   if (check_stencil_reuse(k, x, a)) return;
-  long long reuse = 1;
+  if (x->reuse < 2) return;
   char dims[64] = "", free_of[64] = "";
   for (int d = 0; d < 3; d++) {
-    if (poly_uses_atom(&x->off, ATOM_TX + d)) continue;
-    long long extent = k->block_known ? k->block[d] : (d == 0 ? 32 : (k->uses_dim[d] ? 2 : 1));
-    if (extent < 2) continue;
-    reuse *= extent;
+    if (poly_uses_atom(&x->off, ATOM_TX + d) || k->block[d] < 2) continue;
     size_t len = strlen(dims);
     snprintf(dims + len, sizeof dims - len, "%sblockDim.%c", len ? "*" : "", 'x' + d);
     len = strlen(free_of);
     snprintf(free_of + len, sizeof free_of - len, "%sthreadIdx.%c", len ? ", " : "", 'x' + d);
   }
-  if (reuse < 2) return;
+  if (!*free_of) snprintf(free_of, sizeof free_of, "the active threads");
   a->reusable = true;
   append_pattern(a, "reused by several threads");
   wl_finding *f = new_finding(k, "S_5", x, a);
   if (!f) return;
   add_metric(k, f, "latency.global");
   add_metric(k, f, "latency.shared");
-  if (k->block_known)
-    snprintf(buf, sizeof buf, "each element is read by %lld threads of a block", reuse);
+  char buf[200];
+  if (k->block_known || x->reuse_restricted)
+    snprintf(buf, sizeof buf, "each element is read by %lld threads of a block", x->reuse);
   else
     snprintf(buf, sizeof buf, "each element is read by %s threads of a block", dims);
   set_message(f, wl_format("reusable global data '%s': %s (index independent of %s); stage it in shared memory",
@@ -186,8 +191,8 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x, const lane_model *m) 
               compare_text(k, f, "global", "shared"));
 }
 
-/* S_6: every access of a shared array uses one lane-varying index, so each
- * thread reads back only what it wrote itself. */
+/* S_6: every access of a shared array uses the same thread-dependent
+ * index, so each thread reads back only what it wrote itself. */
 void check_s6_private_staging(kernel_ctx *k, array_info *a) {
   int ai = (int)(a - k->arrays);
   const access_info *first = NULL, *first_read = NULL;
@@ -214,7 +219,6 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
                            "staging is pure overhead; keep the value in a register", a->name),
               compare_text(k, f, "shared", "register"));
 }
-
 
 void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
   long long threads = b[0] * b[1] * b[2];

@@ -128,3 +128,12 @@ bool compile_time(CXCursor c) {
   return false;
 }
 
+
+long long type_size(CXType t) {
+  long long size = clang_Type_getSizeOf(t);
+  return size > 0 ? size : -1;
+}
+
+bool is_pointer_type(CXType t) {
+  return clang_getCanonicalType(t).kind == CXType_Pointer;
+}

@@ -10,33 +10,117 @@
 #include <stdarg.h>
 #include <string.h>
 
-/* The block argument of <<<grid, block>>>: dim3(a, b, c), a dim3 variable
- * initialised that way, or an integer. */
-static bool block_shape(CXCursor arg, long long *b) {
+/* What a local variable of the launching function holds at the launch: its
+ * initialiser, then each assignment before the launch (v = ..., and for a
+ * dim3 v.x = ...), all compile-time constants. */
+typedef struct shape_search {
+  CXCursor var;
+  unsigned before;               /* the launch's offset */
+  long long value[3];
+  bool ok;
+} shape_search;
+
+static bool dim3_args(CXCursor c, long long *b) {
+  c = strip(c);
+  if (const_value(c, &b[0])) { b[1] = b[2] = 1; return true; }
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  int n = clang_Cursor_getNumArguments(c);
+  if (n < 0 || n > 3) return false;
+  b[0] = b[1] = b[2] = 1;
+  for (int i = 0; i < n; i++) {
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+    if (!const_value(arg, &b[i])) {
+      /* a default argument shows as an expression with no place in the file */
+      unsigned line;
+      clang_getExpansionLocation(clang_getCursorLocation(arg), NULL, &line, NULL, NULL);
+      if (line != 0) return false;
+    }
+  }
+  return true;
+}
+
+static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  shape_search *s = d;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator && kind != CXCursor_UnaryOperator)
+    return CXChildVisit_Recurse;
+  unsigned at;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &at);
+  if (at >= s->before) return CXChildVisit_Continue;
+  child_list l = children(c);
+  if (l.n < 1) return CXChildVisit_Recurse;
+  CXCursor target = strip(l.c[0]);
+  int member = -1;
+  if (clang_getCursorKind(target) == CXCursor_MemberRefExpr) {
+    char *name = cx_take(clang_getCursorSpelling(target));
+    if (strlen(name) == 1 && name[0] >= 'x' && name[0] <= 'z') member = name[0] - 'x';
+    free(name);
+    child_list m = children(target);
+    target = m.n == 1 ? strip(m.c[0]) : target;
+  }
+  if (clang_getCursorKind(target) != CXCursor_DeclRefExpr ||
+      !clang_equalCursors(clang_getCursorReferenced(target), s->var))
+    return CXChildVisit_Recurse;
+  bool plain = kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
+  if (!plain || l.n != 2) s->ok = false;
+  else if (member >= 0) s->ok = s->ok && const_value(l.c[1], &s->value[member]);
+  else s->ok = s->ok && dim3_args(l.c[1], s->value);
+  return CXChildVisit_Continue;
+}
+
+/* The block argument of <<<grid, block>>>: dim3(a, b, c), an integer, or a
+ * variable (dim3 or integer) whose value at the launch is constant, however
+ * it was set (dim3 b; b.x = 16; b.y = 16;). */
+static bool block_shape(CXCursor arg, CXCursor launch, long long *b) {
   b[0] = b[1] = b[2] = 1;
   CXCursor c = strip(arg);
   if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1) {
     CXCursor inner = strip(clang_Cursor_getArgument(c, 0));
     if (clang_getCursorKind(inner) == CXCursor_DeclRefExpr) c = inner;  /* copy of a variable */
   }
-  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
-    CXCursor d = clang_getCursorReferenced(c);
-    if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
-    CXType t = clang_getCanonicalType(clang_getCursorType(d));
-    if (t.kind != CXType_Record) return const_value(c, &b[0]);
-    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-    if (clang_Cursor_isNull(init)) return false;
-    c = strip(init);
-  }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return dim3_args(c, b);
   if (const_value(c, &b[0])) return true;
-  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-    int n = clang_Cursor_getNumArguments(c);
-    if (n < 1 || n > 3) return false;
-    for (int i = 0; i < n; i++)
-      if (!const_value(clang_Cursor_getArgument(c, (unsigned)i), &b[i])) return false;
-    return true;
+  CXCursor d = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
+  shape_search s = {.var = d, .value = {1, 1, 1}, .ok = true};
+  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+  if (!clang_Cursor_isNull(init)) s.ok = dim3_args(init, s.value);
+  else if (clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record) return false;
+  clang_getExpansionLocation(clang_getCursorLocation(launch), NULL, NULL, NULL, &s.before);
+  CXCursor fn = clang_getCursorSemanticParent(d);
+  if (!s.ok || clang_Cursor_isNull(fn)) return false;
+  clang_visitChildren(fn, find_assignments, &s);
+  memcpy(b, s.value, sizeof s.value);
+  return s.ok;
+}
+
+/* The template arguments of a launched instantiation, matched to the
+ * template's parameters. */
+static void template_arguments(CXCursor instance, CXCursor tmpl, template_args *t) {
+  memset(t, 0, sizeof *t);
+  int n = clang_Cursor_getNumTemplateArguments(instance);
+  child_list params = children(tmpl);
+  int p = 0;
+  for (int i = 0; i < params.n && t->count < 8; i++) {
+    enum CXCursorKind kind = clang_getCursorKind(params.c[i]);
+    if (kind != CXCursor_TemplateTypeParameter && kind != CXCursor_NonTypeTemplateParameter) continue;
+    int a = p++;
+    t->param[t->count] = params.c[i];
+    t->is_type[t->count] = kind == CXCursor_TemplateTypeParameter;
+    if (a < n) {
+      enum CXTemplateArgumentKind ak = clang_Cursor_getTemplateArgumentKind(instance, (unsigned)a);
+      if (ak == CXTemplateArgumentKind_Type) {
+        long long size = clang_Type_getSizeOf(clang_Cursor_getTemplateArgumentType(instance, (unsigned)a));
+        t->known[t->count] = size > 0;
+        t->value[t->count] = size;
+      } else if (ak == CXTemplateArgumentKind_Integral) {
+        t->known[t->count] = true;
+        t->value[t->count] = clang_Cursor_getTemplateArgumentValue(instance, (unsigned)a);
+      }
+    }
+    t->count++;
   }
-  return false;
 }
 
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
@@ -51,8 +135,12 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
       CXCursor callee = strip(l.c[0]);
       CXCursor kernel = clang_getCursorReferenced(callee);
       if (is_launch && !clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
-        launch_info li = {.usr = cx_take(clang_getCursorUSR(kernel))};
-        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), li.block);
+        launch_info li;
+        memset(&li, 0, sizeof li);
+        CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
+        if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
+        li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
+        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block);
         if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block);
         GROW(fc->launches, fc->launch_count, fc->launch_cap);
         fc->launches[fc->launch_count++] = li;

@@ -1,7 +1,11 @@
-/* Index polynomials: a subscript as a sum of integer-coefficient terms over
- * threadIdx/blockIdx/blockDim/gridDim, kernel parameters, loop progress and
- * template parameters (affine.h), following local variables through their
- * single definition. Anything else makes the index unknown. */
+/* Index polynomials and addresses. An integer expression becomes a sum of
+ * integer-coefficient terms over threadIdx/blockIdx/blockDim/gridDim, kernel
+ * parameters, loop progress, template parameters and other warp-uniform
+ * values (affine.h), reading local variables from the walk's environment.
+ * A pointer or an element access becomes an address: the array it points
+ * into and a byte offset, through subscripts, pointer arithmetic, casts,
+ * '&', '*', struct members ('.' and '->', offsets from the AST) and local
+ * pointer variables. Anything else is unknown. */
 #include "analysis.h"
 
 #include <string.h>
@@ -28,115 +32,148 @@ int member_builtin(CXCursor c) {
   return atom;
 }
 
-static bool is_array_read(CXCursor c) {
-  enum CXCursorKind kind = clang_getCursorKind(c);
-  return kind == CXCursor_ArraySubscriptExpr || kind == CXCursor_CallExpr;
+/* The instantiation's value of a template parameter (a type's size, a
+ * non-type parameter's value), when the analysed instantiation fixes it. */
+bool template_value(const kernel_ctx *k, CXCursor param, long long *v) {
+  for (int i = 0; k->targs && i < k->targs->count; i++) {
+    if (k->targs->known[i] && clang_equalCursors(k->targs->param[i], param)) {
+      *v = k->targs->value[i];
+      return true;
+    }
+  }
+  return false;
 }
 
-static void eval_var(kernel_ctx *k, CXCursor decl, poly *out, int depth) {
-  int v = find_var(k, decl);
-  if (v < 0) { poly_unknown(out, false); return; }
-  var_info *var = &k->vars[v];
-  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
-  bool has_init = !clang_Cursor_isNull(init);
-  if (var->loop_atom >= 0) {
-    /* i = init + (lane-uniform progress of the loop) */
-    poly start, step;
-    if (var->writes != 0 || !has_init) { poly_unknown(out, false); return; }
-    eval_poly(k, init, &start, depth + 1);
-    poly_atom(&step, var->loop_atom);
-    poly_add(out, &start, &step, 1);
+/* A uniform value warplint cannot know, one atom per expression: the field
+ * of a struct parameter (p.n), a load from a warp-uniform address. */
+static void uniform_atom(kernel_ctx *k, CXCursor decl, const char *name, poly *out) {
+  poly_atom(out, add_atom(k, ATOMK_UNIFORM, decl, name));
+}
+
+/* p.x where p is a parameter passed by value (a struct or vector type). */
+static bool parameter_field(kernel_ctx *k, CXCursor c, poly *out) {
+  child_list l = children(c);
+  if (l.n != 1) return false;
+  CXCursor base = strip(l.c[0]);
+  if (clang_getCursorKind(base) != CXCursor_DeclRefExpr) return false;
+  CXCursor d = clang_getCursorReferenced(base);
+  if (clang_getCursorKind(d) != CXCursor_ParmDecl || is_pointer_type(clang_getCursorType(d))) return false;
+  char *p = cx_take(clang_getCursorSpelling(d)), *f = cx_take(clang_getCursorSpelling(c));
+  char name[64];
+  snprintf(name, sizeof name, "%s.%s", p, f);
+  uniform_atom(k, d, name, out);
+  free(p);
+  free(f);
+  return true;
+}
+
+static bool lanes_vary(const poly *p) {
+  for (int a = ATOM_TX; a <= ATOM_TZ; a++)
+    if (poly_uses_atom(p, a)) return true;
+  return false;
+}
+
+/* A value read from memory: uniform across the warp when every lane reads
+ * the same address (a[blockIdx.x], p->n with a uniform p). */
+static void loaded_value(kernel_ctx *k, CXCursor c, poly *out, int depth) {
+  address a;
+  if (eval_ref(k, c, &a, depth + 1) && !a.off.unknown && !lanes_vary(&a.off)) {
+    char *text = cx_take(clang_getCursorSpelling(c));
+    uniform_atom(k, c, *text ? text : "loaded value", out);
+    free(text);
     return;
   }
-  if (var->writes != 0 || !has_init || var->evaluating) {
+  poly_unknown(out, true);
+}
+
+static void eval_decl_ref(kernel_ctx *k, CXCursor c, poly *out) {
+  long long value;
+  if (const_value(c, &value)) { poly_const(out, value); return; }
+  CXCursor d = clang_getCursorReferenced(c);
+  int v = find_var(k, d);
+  if (v >= 0) {
+    *out = k->env[v].value;
+    return;
+  }
+  char *name = cx_take(clang_getCursorSpelling(d));
+  switch (clang_getCursorKind(d)) {
+  case CXCursor_ParmDecl:
+    poly_atom(out, add_atom(k, ATOMK_PARAM, d, name));
+    break;
+  case CXCursor_NonTypeTemplateParameter:
+    if (template_value(k, d, &value)) poly_const(out, value);
+    else poly_atom(out, add_atom(k, ATOMK_TEMPLATE, d, name));
+    break;
+  default:
     poly_unknown(out, false);
-    return;
+    break;
   }
-  var->evaluating = true;
-  eval_poly(k, init, out, depth + 1);
-  k->vars[v].evaluating = false;
+  free(name);
+}
+
+static void eval_binary(kernel_ctx *k, CXCursor c, poly *out, int depth) {
+  child_list l = children(c);
+  if (l.n != 2) { poly_unknown(out, false); return; }
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+  if (op == CXBinaryOperator_Comma) { eval_poly(k, l.c[1], out, depth + 1); return; }
+  poly a, b;
+  eval_poly(k, l.c[0], &a, depth + 1);
+  eval_poly(k, l.c[1], &b, depth + 1);
+  long long x, y;
+  bool ca = poly_is_const(&a, &x), cb = poly_is_const(&b, &y);
+  switch (op) {
+  case CXBinaryOperator_Add: poly_add(out, &a, &b, 1); return;
+  case CXBinaryOperator_Sub: poly_add(out, &a, &b, -1); return;
+  case CXBinaryOperator_Mul: poly_mul(out, &a, &b); return;
+  case CXBinaryOperator_Shl:
+    if (cb && y >= 0 && y < 31) { poly s; poly_const(&s, 1LL << y); poly_mul(out, &a, &s); return; }
+    break;
+  case CXBinaryOperator_Div:
+    if (ca && cb && y != 0) { poly_const(out, x / y); return; }
+    break;
+  case CXBinaryOperator_Rem:
+    if (ca && cb && y != 0) { poly_const(out, x % y); return; }
+    break;
+  case CXBinaryOperator_Shr:
+    if (ca && cb && y >= 0 && y < 63) { poly_const(out, x >> y); return; }
+    break;
+  case CXBinaryOperator_And:
+    if (ca && cb) { poly_const(out, x & y); return; }
+    break;
+  default:
+    break;
+  }
+  poly_unknown(out, a.data_dependent || b.data_dependent);
 }
 
 void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   c = strip(c);
   long long value;
-  if (depth > 24) { poly_unknown(out, false); return; }
+  if (depth > 32) { poly_unknown(out, false); return; }
   switch (clang_getCursorKind(c)) {
   case CXCursor_IntegerLiteral:
   case CXCursor_CharacterLiteral:
   case CXCursor_UnaryExpr:
+  case CXCursor_CXXBoolLiteralExpr:
     if (eval_int(c, &value)) poly_const(out, value);
     else poly_unknown(out, false);
     return;
   case CXCursor_MemberRefExpr: {
     int atom = member_builtin(c);
-    if (atom >= 0) {
-      if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known)
-        poly_const(out, k->block[atom - ATOM_BDX]);
-      else
-        poly_atom(out, atom);
-    } else {
-      poly_unknown(out, false);
-    }
+    if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) poly_const(out, k->block[atom - ATOM_BDX]);
+    else if (atom >= 0) poly_atom(out, atom);
+    else if (!parameter_field(k, c, out)) loaded_value(k, c, out, depth);
     return;
   }
-  case CXCursor_DeclRefExpr: {
-    if (const_value(c, &value)) { poly_const(out, value); return; }
-    CXCursor d = clang_getCursorReferenced(c);
-    const binding *b = active_binding(k, d);
-    if (b) {
-      int v = find_var(k, d);
-      if (b->array >= 0 || (v >= 0 && k->vars[v].writes != 0)) poly_unknown(out, false);
-      else eval_poly(k, b->arg, out, depth + 1);
-      return;
-    }
-    if (clang_getCursorKind(d) == CXCursor_ParmDecl) {
-      char *name = cx_take(clang_getCursorSpelling(d));
-      poly_atom(out, add_atom(k, ATOMK_PARAM, d, name));
-      free(name);
-      return;
-    }
-    if (clang_getCursorKind(d) == CXCursor_VarDecl) { eval_var(k, d, out, depth); return; }
-    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) {
-      char *name = cx_take(clang_getCursorSpelling(d));
-      poly_atom(out, add_atom(k, ATOMK_TEMPLATE, d, name));
-      free(name);
-      return;
-    }
-    poly_unknown(out, false);
+  case CXCursor_ArraySubscriptExpr:
+    loaded_value(k, c, out, depth);
     return;
-  }
-  case CXCursor_BinaryOperator: {
-    child_list l = children(c);
-    if (l.n != 2) { poly_unknown(out, false); return; }
-    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
-    poly a, b;
-    eval_poly(k, l.c[0], &a, depth + 1);
-    eval_poly(k, l.c[1], &b, depth + 1);
-    long long x, y;
-    bool ca = poly_is_const(&a, &x), cb = poly_is_const(&b, &y);
-    switch (op) {
-    case CXBinaryOperator_Add: poly_add(out, &a, &b, 1); return;
-    case CXBinaryOperator_Sub: poly_add(out, &a, &b, -1); return;
-    case CXBinaryOperator_Mul: poly_mul(out, &a, &b); return;
-    case CXBinaryOperator_Shl:
-      if (cb && y >= 0 && y < 31) { poly s; poly_const(&s, 1LL << y); poly_mul(out, &a, &s); return; }
-      break;
-    case CXBinaryOperator_Div:
-      if (ca && cb && y != 0) { poly_const(out, x / y); return; }
-      break;
-    case CXBinaryOperator_Rem:
-      if (ca && cb && y != 0) { poly_const(out, x % y); return; }
-      break;
-    case CXBinaryOperator_Shr:
-      if (ca && cb && y >= 0 && y < 63) { poly_const(out, x >> y); return; }
-      break;
-    default:
-      break;
-    }
-    poly_unknown(out, a.data_dependent || b.data_dependent);
+  case CXCursor_DeclRefExpr:
+    eval_decl_ref(k, c, out);
     return;
-  }
+  case CXCursor_BinaryOperator:
+    eval_binary(k, c, out, depth);
+    return;
   case CXCursor_UnaryOperator: {
     child_list l = children(c);
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
@@ -147,36 +184,242 @@ void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
       poly_mul(out, &a, &m);
       return;
     }
+    if (l.n == 1 && op == CXUnaryOperator_Deref) { loaded_value(k, c, out, depth); return; }
     poly_unknown(out, false);
     return;
   }
+  case CXCursor_ConditionalOperator: {
+    /* c ? a : a' with the same value either way */
+    child_list l = children(c);
+    poly a, b;
+    if (l.n != 3) { poly_unknown(out, false); return; }
+    eval_poly(k, l.c[1], &a, depth + 1);
+    eval_poly(k, l.c[2], &b, depth + 1);
+    if (poly_equal(&a, &b)) *out = a;
+    else poly_unknown(out, a.data_dependent || b.data_dependent);
+    return;
+  }
+  case CXCursor_CallExpr:
+    poly_unknown(out, true);
+    return;
   default:
-    poly_unknown(out, is_array_read(c));
+    poly_unknown(out, false);
     return;
   }
 }
 
+/* ---- addresses ---- */
 
-long long flatten_extent_product(const array_info *a, int from, long long last_pad) {
-  long long p = 1;
-  for (int d = from; d < a->ndim; d++) p *= a->ext[d] + (d == a->ndim - 1 ? last_pad : 0);
-  return p;
+/* The bytes one step of a subscript or of pointer arithmetic moves: the
+ * size of t. */
+static long long step_size(const kernel_ctx *k, CXType t, bool *assumed) {
+  long long size = type_size(t);
+  if (size <= 0) {
+    /* A template's T: its instantiation's size, or 4 assumed. */
+    CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
+    long long v;
+    if (clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter && template_value(k, decl, &v)) return v;
+    decl = clang_getTypeDeclaration(t);
+    if (clang_getCursorKind(decl) == CXCursor_TemplateTypeParameter && template_value(k, decl, &v)) return v;
+    *assumed = true;
+    return 4;
+  }
+  return size;
 }
 
-void flatten(kernel_ctx *k, access_info *x, long long pad, poly *out) {
-  const array_info *a = &k->arrays[x->array];
-  poly_const(out, 0);
-  for (int d = 0; d < x->nidx; d++) {
-    poly idx, scale, term;
-    eval_poly(k, x->index[d], &idx, 0);
-    long long stride = flatten_extent_product(a, d + 1, pad);
-    if (d + 1 < a->ndim && a->ext[d + 1] <= 0) { poly_unknown(out, false); return; }
-    poly_const(&scale, stride);
-    poly_mul(&term, &idx, &scale);
-    poly_add(out, out, &term, 1);
+/* With the last dimension of k->pad_array padded by one element (the S_1
+ * fix-it being tried), a row of that array (an array type) grows by one
+ * element per innermost row. */
+static long long padded_step(const kernel_ctx *k, int array, CXType t, long long size) {
+  if (array < 0 || array != k->pad_array) return size;
+  CXType canon = clang_getCanonicalType(t);
+  if (canon.kind != CXType_ConstantArray) return size;
+  const array_info *a = &k->arrays[array];
+  long long last = a->ext[a->ndim - 1];
+  return last > 0 ? size / last * (last + 1) : size;
+}
+
+static void offset_add(address *a, const poly *index, long long scale) {
+  poly s, term;
+  poly_const(&s, scale);
+  poly_mul(&term, index, &s);
+  poly_add(&a->off, &a->off, &term, 1);
+}
+
+/* The array and byte offset a pointer-valued (or array-valued, decaying)
+ * expression designates. */
+bool eval_pointer(kernel_ctx *k, CXCursor c, address *out, int depth) {
+  if (depth > 32) return false;
+  CXCursor s = strip(c);
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  out->size_assumed = false;
+  out->width = is_pointer_type(t) ? step_size(k, clang_getPointeeType(t), &out->size_assumed)
+                                  : t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray
+                                  ? step_size(k, clang_getArrayElementType(t), &out->size_assumed) : 0;
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(s);
+    int v = find_var(k, d);
+    if (v >= 0 && k->env[v].array >= 0) {
+      out->array = k->env[v].array;
+      out->off = k->env[v].offset;
+      return true;
+    }
+    out->array = array_for_decl(k, d);     /* a file-scope array is registered at its first use */
+    poly_const(&out->off, 0);
+    return out->array >= 0;
+  }
+  case CXCursor_BinaryOperator: {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
+    child_list l = children(s);
+    if (l.n != 2 || (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub)) return false;
+    bool left = is_pointer_type(clang_getCursorType(l.c[0])) ||
+                clang_getCanonicalType(clang_getCursorType(l.c[0])).kind == CXType_ConstantArray;
+    CXCursor base = left ? l.c[0] : l.c[1], index = left ? l.c[1] : l.c[0];
+    address b;
+    if (!eval_pointer(k, base, &b, depth + 1)) return false;
+    poly i;
+    eval_poly(k, index, &i, depth + 1);
+    if (op == CXBinaryOperator_Sub) {
+      poly minus;
+      poly_const(&minus, -1);
+      poly_mul(&i, &i, &minus);
+    }
+    out->array = b.array;
+    out->off = b.off;
+    out->size_assumed |= b.size_assumed;
+    offset_add(out, &i, b.width);
+    return true;
+  }
+  case CXCursor_UnaryOperator: {
+    child_list l = children(s);
+    if (l.n != 1 || clang_getCursorUnaryOperatorKind(s) != CXUnaryOperator_AddrOf) return false;
+    address r;
+    if (!eval_ref(k, l.c[0], &r, depth + 1)) return false;
+    out->array = r.array;
+    out->off = r.off;
+    out->size_assumed |= r.size_assumed;
+    return true;
+  }
+  case CXCursor_ArraySubscriptExpr:
+  case CXCursor_MemberRefExpr: {
+    /* a row of a 2-D array, or an array member, decaying to a pointer */
+    address r;
+    if (!eval_ref(k, s, &r, depth + 1)) return false;
+    out->array = r.array;
+    out->off = r.off;
+    out->size_assumed |= r.size_assumed;
+    return true;
+  }
+  default:
+    return false;
   }
 }
 
+/* The byte offset of the member that s.f or p->f names, from the AST. */
+bool member_offset(CXCursor member, long long *bytes) {
+  child_list l = children(member);
+  if (l.n != 1) return false;
+  CXType record = clang_getCanonicalType(clang_getCursorType(l.c[0]));
+  if (is_pointer_type(record)) record = clang_getPointeeType(record);
+  char *field = cx_take(clang_getCursorSpelling(member));
+  long long bits = clang_Type_getOffsetOf(record, field);
+  free(field);
+  if (bits < 0 || bits % 8) return false;
+  *bytes = bits / 8;
+  return true;
+}
+
+static bool member_ref(kernel_ctx *k, CXCursor c, address *out, int depth) {
+  long long offset;
+  if (member_builtin(c) >= 0 || !member_offset(c, &offset)) return false;
+  CXCursor base = children(c).c[0];
+  bool arrow = is_pointer_type(clang_getCursorType(base));       /* p->f, else s.f */
+  if (!(arrow ? eval_pointer(k, base, out, depth + 1) : eval_ref(k, base, out, depth + 1))) return false;
+  poly o;
+  poly_const(&o, offset);
+  poly_add(&out->off, &out->off, &o, 1);
+  out->width = step_size(k, clang_getCursorType(c), &out->size_assumed);
+  return true;
+}
+
+long long subscript_step(const kernel_ctx *k, int array, CXCursor subscript) {
+  bool assumed = false;
+  CXType t = clang_getCursorType(subscript);
+  return padded_step(k, array, t, step_size(k, t, &assumed));
+}
+
+/* The element an lvalue expression names: a[i], a[i][j], *p, p[i].f, p->f. */
+bool eval_ref(kernel_ctx *k, CXCursor c, address *out, int depth) {
+  if (depth > 32) return false;
+  CXCursor s = strip(c);
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_ArraySubscriptExpr: {
+    child_list l = children(s);
+    if (l.n != 2 || !eval_pointer(k, l.c[0], out, depth + 1)) return false;
+    poly i;
+    eval_poly(k, l.c[1], &i, depth + 1);
+    out->width = step_size(k, clang_getCursorType(s), &out->size_assumed);
+    offset_add(out, &i, subscript_step(k, out->array, s));
+    return true;
+  }
+  case CXCursor_UnaryOperator: {
+    child_list l = children(s);
+    if (l.n != 1 || clang_getCursorUnaryOperatorKind(s) != CXUnaryOperator_Deref) return false;
+    if (!eval_pointer(k, l.c[0], out, depth + 1)) return false;
+    out->width = step_size(k, clang_getCursorType(s), &out->size_assumed);
+    return true;
+  }
+  case CXCursor_MemberRefExpr:
+    return member_ref(k, s, out, depth);
+  default:
+    return false;
+  }
+}
+
+/* ---- after full unrolling ---- */
+
+/* Whether an index is a constant once the compiler has fully unrolled the
+ * loops: literals, template parameters, variables whose value is (counters
+ * of constant-trip loops, and what is computed from them), and any
+ * arithmetic (even % and /) on them. */
+bool unroll_known(kernel_ctx *k, CXCursor c, int depth) {
+  long long v;
+  if (depth > 24) return false;
+  if (const_value(c, &v)) return true;
+  c = strip(c);
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return true;
+    int i = find_var(k, d);
+    return i >= 0 && k->env[i].unroll_known;
+  }
+  case CXCursor_BinaryOperator:
+  case CXCursor_UnaryOperator:
+  case CXCursor_ConditionalOperator: {
+    child_list l = children(c);
+    if (l.n == 0) return false;
+    for (int i = 0; i < l.n; i++)
+      if (!unroll_known(k, l.c[i], depth + 1)) return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+bool uses_loop_atom(const kernel_ctx *k, const poly *p) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].kind == ATOMK_LOOP && poly_uses_atom(p, a)) return true;
+  return false;
+}
+
+bool uses_index_atoms(const poly *p) {
+  for (int a = ATOM_TX; a <= ATOM_BZ; a++)
+    if (poly_uses_atom(p, a)) return true;
+  return false;
+}
 
 void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size) {
   static const char *const builtin[] = {"threadIdx.x", "threadIdx.y", "threadIdx.z", "blockIdx.x",
@@ -195,17 +438,3 @@ void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size) {
     }
   }
 }
-
-
-bool uses_loop_atom(const kernel_ctx *k, const poly *p) {
-  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
-    if (k->atoms[a].kind == ATOMK_LOOP && poly_uses_atom(p, a)) return true;
-  return false;
-}
-
-bool uses_index_atoms(const poly *p) {
-  for (int a = ATOM_TX; a <= ATOM_BZ; a++)
-    if (poly_uses_atom(p, a)) return true;
-  return false;
-}
-

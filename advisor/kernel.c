@@ -1,6 +1,6 @@
-/* One kernel: the block shape it is launched with, the walk over its body,
- * its accesses' index polynomials and warp models, the registered checks,
- * and its arrays' classes for the inventory. */
+/* One kernel: the block shapes and template arguments it is launched with
+ * in the file (one analysis each, up to MAX_ANALYSES), the walk over its
+ * body, the registered checks, and its arrays' classes for the inventory. */
 #include "analysis.h"
 
 #include <string.h>
@@ -10,10 +10,8 @@
 static void run_checks(kernel_ctx *k) {
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
-    lane_model m;
-    model_access(k, x, 0, &x->off, &m);
     for (size_t c = 0; c < wl_check_count; c++)
-      if (wl_checks[c].on_access && wl_checks[c].space == k->arrays[x->array].space) wl_checks[c].on_access(k, x, &m);
+      if (wl_checks[c].on_access && wl_checks[c].space == k->arrays[x->array].space) wl_checks[c].on_access(k, x);
   }
   for (int i = 0; i < k->array_count; i++)
     for (size_t c = 0; c < wl_check_count; c++)
@@ -55,14 +53,11 @@ static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsign
   return ok;
 }
 
-static enum CXChildVisitResult find_thread_yz(CXCursor c, CXCursor parent, CXClientData d) {
+static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {
     int atom = member_builtin(c);
-    if (atom == ATOM_TY || atom == ATOM_TZ) {
-      *(bool *)d = true;
-      return CXChildVisit_Break;
-    }
+    if (atom >= ATOM_TX && atom <= ATOM_TZ) ((bool *)d)[atom - ATOM_TX] = true;
   }
   return CXChildVisit_Recurse;
 }
@@ -98,61 +93,96 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
   return found;
 }
 
-void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
+#define MAX_ANALYSES 4
+
+/* The block modelled: the launch's, else __launch_bounds__(N) for a kernel
+ * that reads neither threadIdx.y nor .z (N threads in a row), else the
+ * documented default: blockDim.x a multiple of 32, so a warp is 32
+ * consecutive threadIdx.x; 2 rows in y (and z) when the kernel reads
+ * threadIdx.y (.z), for reuse across them. Then every warp's lanes active. */
+static void model_block(kernel_ctx *k, const file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch) {
+  clang_visitChildren(body, find_thread_dims, k->uses_dim);
+  long long bound = 0;
+  if (launch && launch->known) {
+    memcpy(k->block, launch->block, sizeof k->block);
+    k->block_known = true;
+  } else if (!k->uses_dim[1] && !k->uses_dim[2] && launch_bounds_threads(fc->file, fn, body, &bound) &&
+             bound >= 1 && bound <= 1024) {
+    k->block[0] = bound;
+    k->block[1] = k->block[2] = 1;
+    k->block_known = true;
+  } else {
+    k->block[0] = 32;
+    k->block[1] = k->uses_dim[1] ? 2 : 1;
+    k->block[2] = k->uses_dim[2] ? 2 : 1;
+  }
+  long long threads = k->block[0] * k->block[1] * k->block[2];
+  if (threads > 32 * MAX_WARPS) threads = 32 * MAX_WARPS;
+  k->warps = (int)((threads + 31) / 32);
+  for (int w = 0; w < k->warps; w++) {
+    long long lanes = threads - 32LL * w;
+    k->active[w] = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+}
+
+static void analyze_one(file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch, bool inventory) {
   kernel_ctx k;
   memset(&k, 0, sizeof k);
   k.fc = fc;
   k.path = fc->path;
   k.opt = fc->opt;
   k.res = fc->res;
-  k.inc_var = -1;
+  k.pad_array = -1;
   k.probe_loop = -1;
   k.file = fc->file;
+  k.targs = launch && launch->targs.count ? &launch->targs : NULL;
   k.name = cx_take(clang_getCursorSpelling(fn));
   for (int i = 0; i < ATOM_FIRST_SYMBOL; i++) {
     GROW(k.atoms, k.atom_count, k.atom_cap);
     memset(&k.atoms[k.atom_count], 0, sizeof k.atoms[0]);
     k.atoms[k.atom_count++].kind = ATOMK_BUILTIN;
   }
-  char *usr = cx_take(clang_getCursorUSR(fn));
-  for (int i = 0; i < fc->launch_count; i++) {
-    if (strcmp(fc->launches[i].usr, usr) == 0 && fc->launches[i].known) {
-      memcpy(k.block, fc->launches[i].block, sizeof k.block);
-      k.block_known = true;
-      break;
-    }
-  }
-  free(usr);
-  /* No launch in the file: the kernel's own __launch_bounds__(N) says N
-   * threads, taken as a 1-D block (documented in README.md). A kernel that
-   * reads threadIdx.y or .z has a shape that N alone does not give: the
-   * default stays. */
-  long long bound = 0;
-  bool uses_yz = false;
-  if (!k.block_known) clang_visitChildren(body, find_thread_yz, &uses_yz);
-  if (!k.block_known && !uses_yz && launch_bounds_threads(fc->file, fn, body, &bound) && bound >= 1 &&
-      bound <= 1024) {
-    k.block[0] = bound;
-    k.block[1] = k.block[2] = 1;
-    k.block_known = true;
-  }
-  int nparams = clang_Cursor_getNumArguments(fn);
-  for (int i = 0; i < nparams; i++) array_for_decl(&k, clang_Cursor_getArgument(fn, (unsigned)i));
-  walk(&k, body, 0);
-  if (k.block_known) { k.uses_dim[1] = k.block[1] > 1; k.uses_dim[2] = k.block[2] > 1; }
-  for (int i = 0; i < k.access_count; i++)
-    if (!k.accesses[i].flattened) flatten(&k, &k.accesses[i], 0, &k.accesses[i].off);
+  model_block(&k, fc, fn, body, launch);
+  walk_kernel(&k, fn, body);
   run_checks(&k);
   for (int i = 0; i < k.array_count; i++) {
-    classify(&k, &k.arrays[i], fc->res);
+    if (inventory) classify(&k, &k.arrays[i], fc->res);
     free(k.arrays[i].name);
     free(k.arrays[i].elem_type);
   }
   free(k.arrays);
-  free(k.binds);
   free(k.accesses);
   free(k.vars);
+  free(k.env);
   free(k.atoms);
   free(k.name);
 }
 
+static bool same_launch(const launch_info *a, const launch_info *b) {
+  if (a->known != b->known || (a->known && memcmp(a->block, b->block, sizeof a->block)) ||
+      a->targs.count != b->targs.count)
+    return false;
+  for (int i = 0; i < a->targs.count; i++)
+    if (a->targs.known[i] != b->targs.known[i] || a->targs.value[i] != b->targs.value[i]) return false;
+  return true;
+}
+
+/* One analysis per distinct launch of the kernel in the file (block shape
+ * and, for a template, its instantiation's arguments); with none, one with
+ * the kernel's own bounds or the default. The inventory comes from the
+ * first; a finding that several report is kept once. */
+void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
+  char *usr = cx_take(clang_getCursorUSR(fn));
+  const launch_info *chosen[MAX_ANALYSES];
+  int n = 0;
+  for (int i = 0; i < fc->launch_count && n < MAX_ANALYSES; i++) {
+    const launch_info *l = &fc->launches[i];
+    if (strcmp(l->usr, usr) != 0) continue;
+    bool seen = false;
+    for (int j = 0; j < n && !seen; j++) seen = same_launch(chosen[j], l);
+    if (!seen) chosen[n++] = l;
+  }
+  free(usr);
+  if (n == 0) analyze_one(fc, fn, body, NULL, true);
+  for (int i = 0; i < n; i++) analyze_one(fc, fn, body, chosen[i], i == 0);
+}

@@ -1,126 +1,33 @@
-/* The warp model: the element offset each of a warp's 32 lanes touches,
- * from the index polynomial or, where / and % by constants stand in the
- * way, by evaluating the index lane by lane; and what the hardware makes of
- * those offsets (32-byte sectors, bank-conflict degree, distinct addresses). */
+/* The warp model: the byte offset each of a warp's 32 lanes touches, from
+ * the access's polynomial or, where / and % by constants stand in the way,
+ * by evaluating the access lane by lane; which lanes a condition leaves
+ * active; and what the hardware makes of the active lanes' offsets
+ * (32-byte sectors, bank-conflict degree, distinct addresses).
+ *
+ * Lane-by-lane evaluation follows C integer semantics for the threads of
+ * one warp. A value the warp shares but warplint cannot know (blockIdx, a
+ * parameter, a loop's progress) is carried as `shifted`: the true value is
+ * v[lane] + U with one unknown U for the whole warp. U may be added, or
+ * scaled by a constant, since that moves every lane alike; once it meets a
+ * lane-varying value in /, %, >>, & or a product, the lanes' pattern itself
+ * depends on U and the evaluation gives up. */
 #include "analysis.h"
 
 #include <string.h>
 
-bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
-
-static void lane_coords(const kernel_ctx *k, int lane, long long *t) {
-  if (k->block_known) {
-    long long bx = k->block[0] > 0 ? k->block[0] : 1, by = k->block[1] > 0 ? k->block[1] : 1;
-    t[0] = lane % bx;
-    t[1] = (lane / bx) % by;
-    t[2] = lane / (bx * by);
-  } else {
-    /* Documented default: blockDim.x is a multiple of 32, so a warp is 32
-     * consecutive threadIdx.x with threadIdx.y and .z fixed. */
-    t[0] = lane;
-    t[1] = 0;
-    t[2] = 0;
-  }
-}
-
-static void model_lanes(const kernel_ctx *k, const poly *off, lane_model *m) {
-  memset(m, 0, sizeof *m);
-  if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
-  poly_coefficient(off, ATOM_TX, &m->stride);
-  m->stride_const = poly_is_const(&m->stride, &m->stride_value);
-  poly lane_part;
-  poly_const(&lane_part, 0);
-  bool symbolic = false;
-  for (int i = 0; i < off->count; i++) {
-    const poly_term *t = &off->terms[i];
-    bool lane_term = false, other = false;
-    for (int a = 0; a < t->degree; a++) {
-      if (is_thread_atom(t->atoms[a])) lane_term = true;
-      else other = true;
-    }
-    if (!lane_term) continue;
-    if (other) symbolic = true;
-    poly one = {.count = 1};
-    one.terms[0] = *t;
-    poly_add(&lane_part, &lane_part, &one, 1);
-  }
-  if (symbolic) { m->kind = LANE_SYMBOLIC; return; }
-  if (lane_part.count == 0) { m->kind = LANE_UNIFORM; return; }
-  long long values[ATOM_FIRST_SYMBOL];
-  for (int a = 0; a < ATOM_FIRST_SYMBOL; a++) values[a] = -1;
-  for (int lane = 0; lane < 32; lane++) {
-    lane_coords(k, lane, values);
-    if (!poly_eval(&lane_part, values, ATOM_FIRST_SYMBOL, &m->offset[lane])) {
-      m->kind = LANE_UNKNOWN;
-      return;
-    }
-  }
-  m->kind = LANE_CONCRETE;
-}
-
-int count_distinct(const long long *v, int n) {
-  int distinct = 0;
-  for (int i = 0; i < n; i++) {
-    bool seen = false;
-    for (int j = 0; j < i && !seen; j++) seen = v[j] == v[i];
-    if (!seen) distinct++;
-  }
-  return distinct;
-}
-
-/* 32-byte sectors one warp request touches, the lowest address taken as
- * sector-aligned (G_3: alignment is not what matters). */
-int sectors(const lane_model *m, long long elem_size) {
-  long long s[32], low = m->offset[0];
-  for (int l = 1; l < 32; l++) if (m->offset[l] < low) low = m->offset[l];
-  for (int l = 0; l < 32; l++) s[l] = ((m->offset[l] - low) * elem_size) >> 5;
-  return count_distinct(s, 32);
-}
-
-/* Bank-conflict degree: 32 banks of 4 bytes; elements wider than 4 bytes are
- * served in phases of 128 bytes (16 lanes for 8-byte, 8 lanes for 16-byte). */
-int conflict_degree(const long long *offset, long long elem_size) {
-  int words = elem_size >= 4 ? (int)(elem_size / 4) : 1;
-  int lanes_per_phase = 32 / words;
-  if (lanes_per_phase < 1) lanes_per_phase = 1;
-  int worst = 1;
-  for (int phase = 0; phase < 32; phase += lanes_per_phase) {
-    long long addr[32 * 4];
-    int n = 0;
-    for (int l = phase; l < phase + lanes_per_phase && l < 32; l++)
-      for (int w = 0; w < words && n < 128; w++) addr[n++] = (offset[l] * elem_size) / 4 + w;
-    for (int bank = 0; bank < 32; bank++) {
-      long long in_bank[128];
-      int m = 0;
-      for (int i = 0; i < n; i++)
-        if (((addr[i] % 32) + 32) % 32 == bank) in_bank[m++] = addr[i];
-      int d = count_distinct(in_bank, m);
-      if (d > worst) worst = d;
-    }
-  }
-  return worst;
-}
-
-int pow2_at_least(int n) {
-  int p = 1;
-  while (p < n && p < 32) p *= 2;
-  return p;
-}
-
-
-/* ---- per-lane evaluation, where the polynomial gives up ----
- * t / 2, (t % 4) * 8 and the like are not polynomials, but for one warp they
- * are 32 numbers. lane_expr evaluates an index expression for the 32 threads
- * of one warp with C integer semantics. A value the warp shares but warplint
- * cannot know (blockIdx, a parameter, a loop's progress) is carried as
- * `shifted`: the true value is v[lane] + U with one unknown U for the whole
- * warp. U may be added, or scaled by a constant, since that moves every lane
- * alike; once it meets a lane-varying value in /, %, >>, & or a product, the
- * lanes' pattern itself depends on U and the evaluation gives up. */
-typedef struct lane_vals { long long v[32]; bool shifted; } lane_vals;
-
 /* Keeps products of small indices far from overflow. */
 #define LANE_VALUE_LIMIT (1LL << 40)
+
+bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
+
+/* threadIdx of one thread of the modelled block (the launch's shape, or the
+ * documented default: blockDim.x a multiple of 32). */
+void lane_coords(const kernel_ctx *k, int thread, long long *t) {
+  long long bx = k->block[0] > 0 ? k->block[0] : 1, by = k->block[1] > 0 ? k->block[1] : 1;
+  t[0] = thread % bx;
+  t[1] = (thread / bx) % by;
+  t[2] = thread / (bx * by);
+}
 
 static void lanes_fill(lane_vals *o, long long value, bool shifted) {
   for (int l = 0; l < 32; l++) o->v[l] = value;
@@ -139,22 +46,43 @@ static bool lanes_in_range(const lane_vals *a, long long low) {
   return true;
 }
 
-/* threadIdx, blockDim and the other built-ins for the threads of warp w. */
+/* A polynomial for the threads of warp w: thread indices take each lane's
+ * coordinates, blockDim the launch's shape when known; any other atom is
+ * uniform and unknown (shifted), except the probed loop atom. */
+static bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
+  if (p->unknown) return false;
+  lanes_fill(out, 0, false);
+  for (int i = 0; i < p->count; i++) {
+    const poly_term *t = &p->terms[i];
+    bool thread = false, unknown = false;
+    long long uniform = t->coef;
+    for (int a = 0; a < t->degree; a++) {
+      int atom = t->atoms[a];
+      if (is_thread_atom(atom)) thread = true;
+      else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
+      else if (atom == k->probe_loop) uniform *= k->probe_step;
+      else unknown = true;
+    }
+    if (unknown) {
+      if (thread) return false;              /* the lanes' pattern depends on the unknown */
+      out->shifted = true;
+      continue;
+    }
+    for (int l = 0; l < 32; l++) {
+      long long c[3], v = uniform;
+      lane_coords(k, 32 * warp + l, c);
+      for (int a = 0; a < t->degree; a++)
+        if (is_thread_atom(t->atoms[a])) v *= c[t->atoms[a] - ATOM_TX];
+      out->v[l] += v;
+    }
+  }
+  return lanes_in_range(out, -LANE_VALUE_LIMIT);
+}
+
 static void lane_builtin(const kernel_ctx *k, int atom, int warp, lane_vals *out) {
-  if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) {
-    lanes_fill(out, k->block[atom - ATOM_BDX], false);
-    return;
-  }
-  if (!is_thread_atom(atom) || (!k->block_known && atom != ATOM_TX)) {
-    lanes_fill(out, 0, true);    /* one value for the warp, unknown here */
-    return;
-  }
-  out->shifted = false;
-  for (int l = 0; l < 32; l++) {
-    long long t[3];
-    lane_coords(k, 32 * warp + l, t);
-    out->v[l] = t[atom - ATOM_TX];
-  }
+  poly p;
+  poly_atom(&p, atom);
+  if (!poly_lanes(k, &p, warp, out)) lanes_fill(out, 0, true);
 }
 
 /* Integer /, %, >> and &: exact only on concrete, non-negative values
@@ -173,6 +101,8 @@ static bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, con
     case CXBinaryOperator_Div: if (y == 0) return false; out->v[l] = x / y; break;
     case CXBinaryOperator_Rem: if (y == 0) return false; out->v[l] = x % y; break;
     case CXBinaryOperator_Shr: if (y > 62) return false; out->v[l] = x >> y; break;
+    case CXBinaryOperator_Or: out->v[l] = x | y; break;
+    case CXBinaryOperator_Xor: out->v[l] = x ^ y; break;
     default: out->v[l] = x & y; break;
     }
   }
@@ -194,14 +124,36 @@ static bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
   return lanes_in_range(out, -LANE_VALUE_LIMIT);
 }
 
-static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
+/* A comparison lane by lane; a uniform unknown on either side leaves it
+ * undecided unless both sides are uniform (then the result is too). */
+static bool lanes_compare(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out) {
+  if (a->shifted || b->shifted) {
+    if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
+    lanes_fill(out, 0, true);
+    return true;
+  }
+  for (int l = 0; l < 32; l++) {
+    long long x = a->v[l], y = b->v[l];
+    switch (op) {
+    case CXBinaryOperator_LT: out->v[l] = x < y; break;
+    case CXBinaryOperator_GT: out->v[l] = x > y; break;
+    case CXBinaryOperator_LE: out->v[l] = x <= y; break;
+    case CXBinaryOperator_GE: out->v[l] = x >= y; break;
+    case CXBinaryOperator_EQ: out->v[l] = x == y; break;
+    default: out->v[l] = x != y; break;
+    }
+  }
+  out->shifted = false;
+  return true;
+}
 
 static bool lane_binary(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
   child_list l = children(c);
   if (l.n != 2) return false;
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+  if (op == CXBinaryOperator_Comma) return lane_expr(k, l.c[1], warp, out, depth + 1);
   lane_vals a, b;
   if (!lane_expr(k, l.c[0], warp, &a, depth + 1) || !lane_expr(k, l.c[1], warp, &b, depth + 1)) return false;
-  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
   switch (op) {
   case CXBinaryOperator_Add:
   case CXBinaryOperator_Sub:
@@ -221,26 +173,23 @@ static bool lane_binary(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int
   case CXBinaryOperator_Rem:
   case CXBinaryOperator_Shr:
   case CXBinaryOperator_And:
+  case CXBinaryOperator_Or:
+  case CXBinaryOperator_Xor:
     return lanes_exact_op(op, &a, &b, out);
+  case CXBinaryOperator_LT: case CXBinaryOperator_GT: case CXBinaryOperator_LE:
+  case CXBinaryOperator_GE: case CXBinaryOperator_EQ: case CXBinaryOperator_NE:
+    return lanes_compare(op, &a, &b, out);
   default:
     return false;
   }
 }
 
-/* A local variable through its single initialiser, as eval_var does; a loop
- * variable is its start plus the loop's progress, uniform across the warp. */
-static bool lane_var(kernel_ctx *k, CXCursor decl, int warp, lane_vals *out, int depth) {
-  int v = find_var(k, decl);
-  if (v < 0) return false;
-  CXCursor init = clang_Cursor_getVarDeclInitializer(decl);
-  if (k->vars[v].writes != 0 || clang_Cursor_isNull(init) || k->vars[v].evaluating) return false;
-  k->vars[v].evaluating = true;
-  bool ok = lane_expr(k, init, warp, out, depth + 1);
-  k->vars[v].evaluating = false;
-  if (!ok || k->vars[v].loop_atom < 0) return ok;
-  out->shifted = true;
-  if (k->vars[v].loop_atom == k->probe_loop)
-    for (int l = 0; l < 32; l++) out->v[l] += k->probe_step;
+/* A value loaded from memory: uniform (unknown) when every lane reads the
+ * same address. */
+static bool lane_load(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  lane_vals at;
+  if (!lane_ref(k, c, warp, &at, depth + 1) || !lanes_invariant(&at)) return false;
+  lanes_fill(out, 0, true);
   return true;
 }
 
@@ -248,36 +197,47 @@ static bool lane_decl_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, i
   long long value;
   if (const_value(c, &value)) { lanes_fill(out, value, false); return true; }
   CXCursor d = clang_getCursorReferenced(c);
-  if (active_binding(k, d)) return false;
+  int v = find_var(k, d);
+  if (v >= 0) {
+    const var_state *s = &k->env[v];
+    if (poly_lanes(k, &s->value, warp, out)) return true;
+    return !clang_Cursor_isNull(s->expr) && lane_expr(k, s->expr, warp, out, depth + 1);
+  }
   switch (clang_getCursorKind(d)) {
-  case CXCursor_ParmDecl:
   case CXCursor_NonTypeTemplateParameter:
-    lanes_fill(out, 0, true);    /* kernel parameters and template parameters: uniform */
+    if (template_value(k, d, &value)) { lanes_fill(out, value, false); return true; }
+    lanes_fill(out, 0, true);
     return true;
-  case CXCursor_VarDecl:
-    return lane_var(k, d, warp, out, depth);
+  case CXCursor_ParmDecl:
+    lanes_fill(out, 0, true);    /* kernel parameters: uniform */
+    return true;
   default:
     return false;
   }
 }
 
-static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
   c = strip(c);
   long long value;
-  if (depth > 24) return false;
+  if (depth > 32) return false;
   switch (clang_getCursorKind(c)) {
   case CXCursor_IntegerLiteral:
   case CXCursor_CharacterLiteral:
   case CXCursor_UnaryExpr:
+  case CXCursor_CXXBoolLiteralExpr:
     if (!eval_int(c, &value)) return false;
     lanes_fill(out, value, false);
     return true;
   case CXCursor_MemberRefExpr: {
     int atom = member_builtin(c);
-    if (atom < 0) return false;
-    lane_builtin(k, atom, warp, out);
-    return true;
+    if (atom >= 0) { lane_builtin(k, atom, warp, out); return true; }
+    poly field;
+    eval_poly(k, c, &field, depth + 1);       /* a parameter's field, a uniform load */
+    if (poly_lanes(k, &field, warp, out)) return true;
+    return lane_load(k, c, warp, out, depth);
   }
+  case CXCursor_ArraySubscriptExpr:
+    return lane_load(k, c, warp, out, depth);
   case CXCursor_DeclRefExpr:
     return lane_decl_ref(k, c, warp, out, depth);
   case CXCursor_BinaryOperator:
@@ -285,10 +245,98 @@ static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int d
   case CXCursor_UnaryOperator: {
     child_list l = children(c);
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-    if (l.n != 1 || (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus)) return false;
+    if (l.n != 1) return false;
+    if (op == CXUnaryOperator_Deref) return lane_load(k, c, warp, out, depth);
+    if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus && op != CXUnaryOperator_LNot) return false;
     if (!lane_expr(k, l.c[0], warp, out, depth + 1)) return false;
-    if (op == CXUnaryOperator_Minus)
-      for (int i = 0; i < 32; i++) out->v[i] = -out->v[i];
+    for (int i = 0; i < 32; i++)
+      out->v[i] = op == CXUnaryOperator_Minus ? -out->v[i] : op == CXUnaryOperator_LNot ? !out->v[i] : out->v[i];
+    return !(op == CXUnaryOperator_LNot && out->shifted && !lanes_invariant(out));
+  }
+  case CXCursor_ConditionalOperator: {
+    child_list l = children(c);
+    lane_vals cond, a, b;
+    if (l.n != 3 || !lane_expr(k, l.c[0], warp, &cond, depth + 1) || cond.shifted ||
+        !lane_expr(k, l.c[1], warp, &a, depth + 1) || !lane_expr(k, l.c[2], warp, &b, depth + 1))
+      return false;
+    for (int i = 0; i < 32; i++) out->v[i] = cond.v[i] ? a.v[i] : b.v[i];
+    out->shifted = a.shifted || b.shifted;
+    return !out->shifted || (lanes_invariant(&a) && lanes_invariant(&b));
+  }
+  default:
+    return false;
+  }
+}
+
+/* ---- addresses lane by lane (where the polynomial gave up) ---- */
+
+static bool lane_pointer(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
+
+static bool lane_scaled_add(kernel_ctx *k, lane_vals *acc, CXCursor index, long long scale, int warp, int depth) {
+  lane_vals i, s;
+  if (!lane_expr(k, index, warp, &i, depth + 1)) return false;
+  lanes_fill(&s, scale, false);
+  if (!lanes_mul(&i, &s, &i)) return false;
+  for (int l = 0; l < 32; l++) acc->v[l] += i.v[l];
+  acc->shifted = acc->shifted || i.shifted;
+  return lanes_in_range(acc, -LANE_VALUE_LIMIT);
+}
+
+static bool lane_pointer(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  if (depth > 32) return false;
+  CXCursor s = strip(c);
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_DeclRefExpr: {
+    int v = find_var(k, clang_getCursorReferenced(s));
+    if (v < 0) { lanes_fill(out, 0, false); return true; }    /* an array or a pointer parameter */
+    if (poly_lanes(k, &k->env[v].offset, warp, out)) return true;
+    return !clang_Cursor_isNull(k->env[v].expr) && lane_pointer(k, k->env[v].expr, warp, out, depth + 1);
+  }
+  case CXCursor_BinaryOperator: {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(s);
+    child_list l = children(s);
+    if (l.n != 2 || op != CXBinaryOperator_Add) return false;
+    bool left = is_pointer_type(clang_getCursorType(l.c[0])) ||
+                clang_getCanonicalType(clang_getCursorType(l.c[0])).kind == CXType_ConstantArray;
+    address base;
+    if (!eval_pointer(k, left ? l.c[0] : l.c[1], &base, depth + 1)) return false;
+    return lane_pointer(k, left ? l.c[0] : l.c[1], warp, out, depth + 1) &&
+           lane_scaled_add(k, out, left ? l.c[1] : l.c[0], base.width, warp, depth);
+  }
+  case CXCursor_UnaryOperator: {
+    child_list l = children(s);
+    if (l.n != 1 || clang_getCursorUnaryOperatorKind(s) != CXUnaryOperator_AddrOf) return false;
+    return lane_ref(k, l.c[0], warp, out, depth + 1);
+  }
+  case CXCursor_ArraySubscriptExpr:
+  case CXCursor_MemberRefExpr:
+    return lane_ref(k, s, warp, out, depth + 1);
+  default:
+    return false;
+  }
+}
+
+bool lane_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  if (depth > 32) return false;
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_ArraySubscriptExpr: {
+    address base;
+    if (l.n != 2 || !eval_pointer(k, l.c[0], &base, depth + 1)) return false;
+    return lane_pointer(k, l.c[0], warp, out, depth + 1) &&
+           lane_scaled_add(k, out, l.c[1], subscript_step(k, base.array, s), warp, depth);
+  }
+  case CXCursor_UnaryOperator:
+    return l.n == 1 && clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_Deref &&
+           lane_pointer(k, l.c[0], warp, out, depth + 1);
+  case CXCursor_MemberRefExpr: {
+    long long offset;
+    if (l.n != 1 || member_builtin(s) >= 0 || !member_offset(s, &offset)) return false;
+    bool arrow = is_pointer_type(clang_getCursorType(l.c[0]));
+    if (!(arrow ? lane_pointer(k, l.c[0], warp, out, depth + 1) : lane_ref(k, l.c[0], warp, out, depth + 1)))
+      return false;
+    for (int i = 0; i < 32; i++) out->v[i] += offset;
     return true;
   }
   default:
@@ -296,105 +344,274 @@ static bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int d
   }
 }
 
-/* The flattened element offset of each lane of warp w, as flatten() builds it. */
-static bool flatten_lanes(kernel_ctx *k, const access_info *x, long long pad, int warp, lane_vals *out) {
-  const array_info *a = &k->arrays[x->array];
-  lanes_fill(out, 0, false);
-  for (int d = 0; d < x->nidx; d++) {
-    if (d + 1 < a->ndim && a->ext[d + 1] <= 0) return false;
-    lane_vals idx, scale;
-    if (!lane_expr(k, x->index[d], warp, &idx, 0)) return false;
-    lanes_fill(&scale, flatten_extent_product(a, d + 1, pad), false);
-    if (!lanes_mul(&idx, &scale, &idx)) return false;
-    for (int l = 0; l < 32; l++) out->v[l] += idx.v[l];
-    out->shifted = out->shifted || idx.shifted;
+/* ---- conditions: which lanes take a branch ---- */
+
+/* *uniform: the condition is the same for every lane of the warp (known,
+ * or unknown but warp-uniform, such as k + 1 < BK in a loop). */
+static void condition_lanes(kernel_ctx *k, CXCursor c, int warp, unsigned *t, unsigned *f, bool *uniform,
+                            int depth) {
+  c = strip(c);
+  *t = *f = 0xffffffffu;         /* undecided: both */
+  *uniform = false;
+  if (depth > 16) return;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  child_list l = children(c);
+  if (kind == CXCursor_BinaryOperator && l.n == 2) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    if (op == CXBinaryOperator_LAnd || op == CXBinaryOperator_LOr) {
+      unsigned t1, f1, t2, f2;
+      bool u1, u2;
+      condition_lanes(k, l.c[0], warp, &t1, &f1, &u1, depth + 1);
+      condition_lanes(k, l.c[1], warp, &t2, &f2, &u2, depth + 1);
+      *t = op == CXBinaryOperator_LAnd ? t1 & t2 : t1 | t2;
+      *f = op == CXBinaryOperator_LAnd ? f1 | f2 : f1 & f2;
+      *uniform = u1 && u2;
+      return;
+    }
   }
-  return true;
+  if (kind == CXCursor_UnaryOperator && l.n == 1 && clang_getCursorUnaryOperatorKind(c) == CXUnaryOperator_LNot) {
+    condition_lanes(k, l.c[0], warp, f, t, uniform, depth + 1);
+    return;
+  }
+  lane_vals v;
+  if (!lane_expr(k, c, warp, &v, 0)) return;
+  *uniform = lanes_invariant(&v);
+  if (v.shifted) return;
+  *t = *f = 0;
+  for (int i = 0; i < 32; i++) {
+    if (v.v[i]) *t |= 1u << i;
+    else *f |= 1u << i;
+  }
+}
+
+bool lane_condition(kernel_ctx *k, CXCursor c, unsigned *when_true, unsigned *when_false) {
+  bool all_uniform = true;
+  for (int w = 0; w < k->warps; w++) {
+    bool uniform;
+    condition_lanes(k, c, w, &when_true[w], &when_false[w], &uniform, 0);
+    all_uniform = all_uniform && uniform;
+  }
+  return all_uniform;
+}
+
+/* ---- the model of one access ---- */
+
+int active_lanes(unsigned mask) { return __builtin_popcount(mask); }
+
+static int first_active_warp(const kernel_ctx *k) {
+  for (int w = 0; w < k->warps; w++)
+    if (k->active[w]) return w;
+  return -1;
+}
+
+/* The lanes of warp w from the access's byte-offset polynomial. */
+static void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
+  if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
+  poly_coefficient(off, ATOM_TX, &m->stride);
+  m->stride_const = poly_is_const(&m->stride, &m->stride_value);
+  poly lane_part, rest;
+  poly_split(off, ATOM_BX, &lane_part, &rest);
+  if (lane_part.count == 0) { m->kind = LANE_UNIFORM; return; }
+  lane_vals v;
+  if (!poly_lanes(k, &lane_part, warp, &v) || v.shifted) { m->kind = LANE_SYMBOLIC; return; }
+  memcpy(m->offset, v.v, sizeof m->offset);
+  m->kind = LANE_CONCRETE;
 }
 
 /* Whether an unrolled loop (constant trip, unit step) around the access
  * walks consecutive elements: the compiler may then merge its iterations into
  * one 8- or 16-byte access (06_regtile_2d's As[trow * TM + i][k] becomes
- * LDS.128), whose bank pattern is not the one-word access modelled here. */
-static bool vectorisable(kernel_ctx *k, const access_info *x, long long pad, const lane_vals *base) {
+ * LDS.128), whose bank pattern is not the one-element access modelled here. */
+static bool vectorisable(kernel_ctx *k, CXCursor ref, const access_info *x, int warp, const lane_vals *base) {
   for (int i = 0; i < x->loop_count && i < MAX_LOOPS; i++) {
     int loop = x->loops[i];
     if (loop < 0 || !k->atoms[loop].const_trip || !k->atoms[loop].unit_step) continue;
     lane_vals moved;
     k->probe_loop = loop;
     k->probe_step = 1;
-    bool ok = flatten_lanes(k, x, pad, 0, &moved);
+    bool ok = lane_ref(k, ref, warp, &moved, 0);
     k->probe_loop = -1;
     if (!ok) return true;        /* unsure: treat as vectorisable, stay silent */
     long long step = moved.v[0] - base->v[0];
-    bool uniform_step = step == 1 || step == -1;
+    bool uniform_step = step == x->width || step == -x->width;
     for (int l = 1; l < 32 && uniform_step; l++) uniform_step = moved.v[l] - base->v[l] == step;
     if (uniform_step) return true;
   }
   return false;
 }
 
-/* The lanes of an access whose index is no polynomial, evaluated warp by
- * warp over the block (over blockDim.x up to 1024 when no launch gives the
- * shape). Kept only when every warp shows the same pattern up to a shift,
- * so that warp 0 speaks for all of them. Not for helpers' accesses (their
- * parameters are no longer bound here), accesses through '&' (the cast
- * decides the width), sub-word elements with a dropped uniform part (the
- * dropped shift could move lanes across word boundaries), or accesses an
+/* The lanes of an access whose offset is no polynomial, evaluated warp by
+ * warp over the block's warps with active lanes. Kept only when every such
+ * warp shows the same pattern up to a shift, so that the modelled warp
+ * speaks for all of them; not for sub-word elements with a dropped uniform
+ * part (it could move lanes across word boundaries), nor accesses an
  * unrolled loop may widen (vectorisable). */
-static void model_lanes_evaluated(kernel_ctx *k, const access_info *x, long long pad, lane_model *m) {
-  if (x->flattened || x->addr_taken) return;
-  int warps = 32;
-  if (k->block_known) {
-    long long threads = k->block[0] * k->block[1] * k->block[2];
-    if (threads <= 0 || threads > 1024 || threads % 32 != 0) return;
-    warps = (int)(threads / 32);
-  }
+static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, int warp, lane_model *m) {
   lane_vals first, other;
-  if (!flatten_lanes(k, x, pad, 0, &first)) return;
-  if (first.shifted && k->arrays[x->array].elem_size < 4) return;
-  if (vectorisable(k, x, pad, &first)) return;
-  for (int w = 1; w < warps; w++) {
-    if (!flatten_lanes(k, x, pad, w, &other)) return;
-    for (int l = 1; l < 32; l++)
-      if (other.v[l] - other.v[0] != first.v[l] - first.v[0]) return;
+  if (!lane_ref(k, ref, warp, &first, 0)) return;
+  if (first.shifted && x->width < 4) return;
+  if (vectorisable(k, ref, x, warp, &first)) return;
+  unsigned act = k->active[warp];
+  int lead = __builtin_ctz(act);
+  for (int w = warp + 1; w < k->warps; w++) {
+    if (k->active[w] != act) continue;          /* another guard pattern: compared where alike */
+    if (!lane_ref(k, ref, w, &other, 0)) return;
+    for (int l = 0; l < 32; l++)
+      if ((act >> l & 1) && other.v[l] - other.v[lead] != first.v[l] - first.v[lead]) return;
   }
   memcpy(m->offset, first.v, sizeof m->offset);
-  m->kind = lanes_invariant(&first) ? LANE_UNIFORM : LANE_CONCRETE;
+  m->kind = count_distinct_active(first.v, act) == 1 ? LANE_UNIFORM : LANE_CONCRETE;
   m->evaluated = true;
-  /* a lane stride only when the offsets are an arithmetic sequence */
-  m->stride_value = first.v[1] - first.v[0];
+  /* a lane stride only when the active offsets are an arithmetic sequence */
   m->stride_const = true;
-  for (int l = 2; l < 32 && m->stride_const; l++)
-    m->stride_const = first.v[l] - first.v[l - 1] == m->stride_value;
+  m->stride_value = 0;
+  int prev = -1;
+  for (int l = 0; l < 32 && m->stride_const; l++) {
+    if (!(act >> l & 1)) continue;
+    if (prev >= 0) {
+      long long step = (first.v[l] - first.v[prev]) / (l - prev);
+      if (first.v[l] - first.v[prev] != step * (l - prev) || (prev != lead && step != m->stride_value))
+        m->stride_const = false;
+      m->stride_value = step;
+    }
+    prev = l;
+  }
   if (m->stride_const) poly_const(&m->stride, m->stride_value);
   else poly_unknown(&m->stride, false);
 }
 
-/* The lane model of an access: its polynomial, or failing that (and not
- * because of a value loaded from memory) its lanes evaluated one by one. */
-void model_access(kernel_ctx *k, const access_info *x, long long pad, const poly *off, lane_model *m) {
-  model_lanes(k, off, m);
-  if (m->kind == LANE_UNKNOWN && off->unknown && !off->data_dependent) model_lanes_evaluated(k, x, pad, m);
+void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model *m) {
+  memset(m, 0, sizeof *m);
+  m->kind = LANE_UNKNOWN;
+  int warp = first_active_warp(k);
+  if (warp < 0) return;                          /* no thread gets here */
+  m->active = k->active[warp];
+  model_from_poly(k, &x->off, warp, m);
+  if (m->kind == LANE_UNKNOWN && !x->data_dependent) model_evaluated(k, ref, x, warp, m);
+  if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
 }
 
-/* Source text of the last extent of an array declaration, for padding. */
-
-/* G_3's condition: the lanes do not walk consecutive elements, and (where
- * the offsets are known) touch more 32-byte sectors than a unit-stride
- * request would. Symbolic strides (row * n) count as strided. */
-bool lanes_strided(const lane_model *m, long long elem_size, int *got, int *ideal) {
-  bool irregular = lanes_irregular(m);
-  bool strided = (m->kind == LANE_CONCRETE && m->stride_const && m->stride_value != 0 &&
-                  m->stride_value != 1) || irregular ||
-                 (m->kind == LANE_SYMBOLIC && !m->stride_const && !m->stride.unknown);
-  *ideal = (int)((32 * elem_size + 31) / 32);
-  *got = 0;
-  if (strided && m->kind == LANE_CONCRETE) {
-    *got = sectors(m, elem_size);
-    if (*got <= *ideal) strided = false;
+/* The active threads of the block that touch the same element as another:
+ * the largest group whose threadIdx-dependent terms of the offset agree
+ * (whatever the uniform coefficients of those terms are). 0 when unknown. */
+long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
+  *restricted = false;
+  if (off->unknown) return 0;
+  poly lane_part, rest;
+  poly_split(off, ATOM_BX, &lane_part, &rest);
+  /* the distinct threadIdx monomials */
+  int mono[POLY_MAX_TERMS][3], count = 0;
+  for (int i = 0; i < lane_part.count; i++) {
+    int e[3] = {0, 0, 0};
+    for (int a = 0; a < lane_part.terms[i].degree; a++)
+      if (is_thread_atom(lane_part.terms[i].atoms[a])) e[lane_part.terms[i].atoms[a] - ATOM_TX]++;
+    bool seen = false;
+    for (int j = 0; j < count && !seen; j++) seen = !memcmp(mono[j], e, sizeof e);
+    if (!seen) memcpy(mono[count++], e, sizeof e);
   }
-  return strided;
+  static _Thread_local long long keys[MAX_WARPS * 32][POLY_MAX_TERMS];
+  int n = 0, total = 0;
+  for (int w = 0; w < k->warps; w++) {
+    for (int l = 0; l < 32; l++) {
+      total++;
+      if (!(k->active[w] >> l & 1)) continue;
+      long long t[3];
+      lane_coords(k, 32 * w + l, t);
+      for (int j = 0; j < count; j++) {
+        long long v = 1;
+        for (int d = 0; d < 3; d++)
+          for (int e = 0; e < mono[j][d]; e++) v *= t[d];
+        keys[n][j] = v;
+      }
+      n++;
+    }
+  }
+  *restricted = n < total;
+  long long best = n ? 1 : 0;
+  for (int i = 0; i < n; i++) {
+    long long same = 0;
+    for (int j = 0; j < n; j++) same += !memcmp(keys[i], keys[j], (size_t)count * sizeof keys[0][0]);
+    if (same > best) best = same;
+  }
+  return best;
+}
+
+/* ---- what the hardware makes of the lanes ---- */
+
+int count_distinct_active(const long long *v, unsigned active) {
+  int distinct = 0;
+  for (int i = 0; i < 32; i++) {
+    if (!(active >> i & 1)) continue;
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j++) seen = (active >> j & 1) && v[j] == v[i];
+    if (!seen) distinct++;
+  }
+  return distinct;
+}
+
+/* 32-byte sectors one warp request touches, the lowest address taken as
+ * sector-aligned (G_3: alignment is not what matters). */
+int sectors(const lane_model *m, long long width) {
+  long long low = 0, s[32 * 8];
+  bool any = false;
+  for (int l = 0; l < 32; l++)
+    if ((m->active >> l & 1) && (!any || m->offset[l] < low)) { low = m->offset[l]; any = true; }
+  int n = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(m->active >> l & 1)) continue;
+    for (long long b = (m->offset[l] - low) >> 5; b <= (m->offset[l] - low + width - 1) >> 5 && n < 32 * 8; b++)
+      s[n++] = b;
+  }
+  int distinct = 0;
+  for (int i = 0; i < n; i++) {
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j++) seen = s[j] == s[i];
+    if (!seen) distinct++;
+  }
+  return distinct;
+}
+
+/* The sectors the active lanes would touch reading consecutive elements. */
+int ideal_sectors(const lane_model *m, long long width) {
+  return (int)((active_lanes(m->active) * width + 31) / 32);
+}
+
+/* Bank-conflict degree: 32 banks of 4 bytes; elements wider than 4 bytes are
+ * served in phases of 128 bytes (16 lanes for 8-byte, 8 lanes for 16-byte);
+ * lanes reading the same word share it (broadcast). */
+int conflict_degree(const lane_model *m, long long width) {
+  int words = width >= 4 ? (int)(width / 4) : 1;
+  int lanes_per_phase = 32 / words;
+  if (lanes_per_phase < 1) lanes_per_phase = 1;
+  int worst = 1;
+  for (int phase = 0; phase < 32; phase += lanes_per_phase) {
+    long long addr[32 * 4];
+    int n = 0;
+    for (int l = phase; l < phase + lanes_per_phase && l < 32; l++) {
+      if (!(m->active >> l & 1)) continue;
+      for (int w = 0; w < words && n < 128; w++) addr[n++] = m->offset[l] / 4 + w;
+    }
+    for (int bank = 0; bank < 32; bank++) {
+      long long in_bank[128];
+      int c = 0;
+      for (int i = 0; i < n; i++)
+        if (((addr[i] % 32) + 32) % 32 == bank) in_bank[c++] = addr[i];
+      int d = 0;
+      for (int i = 0; i < c; i++) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) seen = in_bank[j] == in_bank[i];
+        if (!seen) d++;
+      }
+      if (d > worst) worst = d;
+    }
+  }
+  return worst;
+}
+
+int pow2_at_least(int n) {
+  int p = 1;
+  while (p < n && p < 32) p *= 2;
+  return p;
 }
 
 /* Lanes evaluated one by one with no single stride (t / 2 * n). */
@@ -402,6 +619,19 @@ bool lanes_irregular(const lane_model *m) {
   return m->kind == LANE_CONCRETE && m->evaluated && !m->stride_const;
 }
 
-bool lanes_consecutive(const lane_model *m) {
-  return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == 1;
+bool lanes_consecutive(const lane_model *m, long long width) {
+  return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == width;
+}
+
+/* G_3's condition: the lanes do not walk consecutive elements, and (where
+ * the offsets are known) touch more 32-byte sectors than consecutive lanes
+ * would. Symbolic strides (row * n) count as strided. */
+bool lanes_strided(const lane_model *m, long long width, int *got, int *ideal) {
+  *got = *ideal = 0;
+  if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown;
+  if (m->kind != LANE_CONCRETE || active_lanes(m->active) < 2) return false;
+  if (m->stride_const && (m->stride_value == 0 || m->stride_value == width) && !lanes_irregular(m)) return false;
+  *got = sectors(m, width);
+  *ideal = ideal_sectors(m, width);
+  return *got > *ideal;
 }

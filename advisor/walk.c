@@ -1,35 +1,55 @@
-/* The walk over a kernel body: it registers the arrays the kernel touches
- * (pointer parameters, __shared__, __constant__, file-scope __device__ and
- * private arrays), records every subscript as an access with its enclosing
- * loops, counts the stores to local variables, and inlines __device__
- * helpers defined in the same file. */
+/* The walk over a kernel body, statement by statement, in program order.
+ * It keeps the value of every local variable at the current point (the
+ * environment: integers as polynomials, pointers as an array and a byte
+ * offset), the lanes of each warp that are active there (guards such as
+ * `if (threadIdx.x == 0)` leave some out), and the loops around it; it
+ * registers the arrays the kernel touches and records every element access
+ * with its warp model. Variables assigned in loops are followed when every
+ * assignment moves them by a warp-uniform amount; after a branch, a
+ * variable keeps what both sides agree on. __device__ helpers defined in the
+ * same file are walked in place with their parameters bound. */
 #include "analysis.h"
 
 #include <string.h>
 
-const binding *active_binding(const kernel_ctx *k, CXCursor decl) {
-  for (int i = k->bind_count - 1; i >= 0; i--)
-    if (k->binds[i].active && clang_equalCursors(k->binds[i].param, decl)) return &k->binds[i];
-  return NULL;
-}
+static void walk(kernel_ctx *k, CXCursor c, int mode);
+static void walk_children(kernel_ctx *k, CXCursor c, int mode);
+static bool record_access(kernel_ctx *k, CXCursor c, int mode);
 
-int find_var(kernel_ctx *k, CXCursor decl) {
-  for (int i = 0; i < k->var_count; i++)
+/* ---- variables, atoms, arrays ---- */
+
+int find_var(const kernel_ctx *k, CXCursor decl) {
+  for (int i = k->var_count - 1; i >= 0; i--)
     if (clang_equalCursors(k->vars[i].decl, decl)) return i;
   return -1;
+}
+
+static void state_unknown(var_state *s) {
+  memset(s, 0, sizeof *s);
+  poly_unknown(&s->value, false);
+  poly_unknown(&s->offset, false);
+  s->expr = clang_getNullCursor();
+  s->array = -1;
 }
 
 static int add_var(kernel_ctx *k, CXCursor decl) {
   int i = find_var(k, decl);
   if (i >= 0) return i;
   GROW(k->vars, k->var_count, k->var_cap);
-  k->vars[k->var_count] = (var_info){.decl = decl, .writes = 0, .loop_atom = -1};
+  if (k->env_cap < k->var_cap) {
+    k->env = realloc(k->env, (size_t)k->var_cap * sizeof *k->env);
+    if (!k->env) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+    k->env_cap = k->var_cap;
+  }
+  k->vars[k->var_count] = (var_info){.decl = decl, .pointer = is_pointer_type(clang_getCursorType(decl))};
+  state_unknown(&k->env[k->var_count]);
   return k->var_count++;
 }
 
 int add_atom(kernel_ctx *k, int kind, CXCursor decl, const char *name) {
   for (int i = ATOM_FIRST_SYMBOL; i < k->atom_count; i++)
-    if (k->atoms[i].kind == kind && clang_equalCursors(k->atoms[i].decl, decl)) return i;
+    if (k->atoms[i].kind == kind && clang_equalCursors(k->atoms[i].decl, decl) && strcmp(k->atoms[i].name, name) == 0)
+      return i;
   GROW(k->atoms, k->atom_count, k->atom_cap);
   atom_info *a = &k->atoms[k->atom_count];
   memset(a, 0, sizeof *a);
@@ -39,12 +59,18 @@ int add_atom(kernel_ctx *k, int kind, CXCursor decl, const char *name) {
   return k->atom_count++;
 }
 
+/* A fresh atom every time (a loop's progress, a branch's merged value). */
+static int fresh_atom(kernel_ctx *k, int kind, const char *name) {
+  GROW(k->atoms, k->atom_count, k->atom_cap);
+  atom_info *a = &k->atoms[k->atom_count];
+  memset(a, 0, sizeof *a);
+  a->kind = kind;
+  a->decl = clang_getNullCursor();
+  snprintf(a->name, sizeof a->name, "%s", name);
+  return k->atom_count++;
+}
 
-/* ---- arrays ---- */
-
-int find_array(kernel_ctx *k, CXCursor decl) {
-  const binding *b = active_binding(k, decl);
-  if (b) return b->array;
+int find_array(const kernel_ctx *k, CXCursor decl) {
   for (int i = 0; i < k->array_count; i++)
     if (clang_equalCursors(k->arrays[i].decl, decl)) return i;
   return -1;
@@ -56,26 +82,48 @@ static CXType element_type(CXType t, long long *ext, int *ndim, long long *eleme
   *ndim = 0;
   *elements = 1;
   for (;;) {
-    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
-        t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray) {
-      long long size = clang_getArraySize(t);
+    CXType canon = clang_getCanonicalType(t);
+    if (canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray ||
+        canon.kind == CXType_VariableArray || canon.kind == CXType_DependentSizedArray) {
+      long long size = clang_getArraySize(canon);
       *elements = size > 0 && *elements > 0 ? *elements * size : -1;
       if (*ndim < MAX_DIMS) ext[*ndim] = size;
       (*ndim)++;
-      t = clang_getArrayElementType(t);
+      t = clang_getArrayElementType(canon);
       continue;
-    }
-    if (t.kind == CXType_Elaborated || t.kind == CXType_Typedef) {
-      CXType canon = clang_getCanonicalType(t);
-      if (canon.kind == CXType_ConstantArray || canon.kind == CXType_IncompleteArray) { t = canon; continue; }
     }
     return t;
   }
 }
 
-/* Registers the array that decl names, if it is one warplint tracks. */
+static int register_array(kernel_ctx *k, array_info *a, CXCursor decl, CXType elem) {
+  a->decl = decl;
+  a->name = cx_take(clang_getCursorSpelling(decl));
+  a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(elem)));
+  a->elem_size = type_size(elem);
+  if (a->elem_size <= 0) {
+    CXCursor param = clang_getTypeDeclaration(clang_getCanonicalType(elem));
+    long long v;
+    if (!(clang_getCursorKind(param) == CXCursor_TemplateTypeParameter && template_value(k, param, &v))) {
+      param = clang_getTypeDeclaration(elem);
+      if (!(clang_getCursorKind(param) == CXCursor_TemplateTypeParameter && template_value(k, param, &v))) {
+        v = 4;                   /* a template's T with no instantiation: 4 bytes assumed */
+        a->size_assumed = true;
+      }
+    }
+    a->elem_size = v;
+  }
+  location_of(decl, &a->line, &a->column);
+  GROW(k->arrays, k->array_count, k->array_cap);
+  k->arrays[k->array_count] = *a;
+  return k->array_count++;
+}
+
+/* Registers the array that decl names, if it is one warplint tracks: a
+ * pointer parameter (global memory, also T * in a template), a texture
+ * object, or an array variable (__shared__, __constant__, file-scope
+ * __device__, or private). */
 int array_for_decl(kernel_ctx *k, CXCursor decl) {
-  if (active_binding(k, decl)) return find_array(k, decl);
   int found = find_array(k, decl);
   if (found >= 0) return found;
   enum CXCursorKind kind = clang_getCursorKind(decl);
@@ -83,7 +131,6 @@ int array_for_decl(kernel_ctx *k, CXCursor decl) {
   CXType t = clang_getCursorType(decl);
   array_info a;
   memset(&a, 0, sizeof a);
-  CXType elem;
   char *type_name = cx_take(clang_getTypeSpelling(t));
   bool texture = strstr(type_name, "cudaTextureObject_t") != NULL;
   free(type_name);
@@ -93,15 +140,18 @@ int array_for_decl(kernel_ctx *k, CXCursor decl) {
     a.decl = decl;
     a.name = cx_take(clang_getCursorSpelling(decl));
     a.elem_type = wl_strdup("texture object");
+    a.elem_size = 4;
     location_of(decl, &a.line, &a.column);
     GROW(k->arrays, k->array_count, k->array_cap);
     k->arrays[k->array_count] = a;
     return k->array_count++;
   }
+  CXType elem;
   if (kind == CXCursor_ParmDecl) {
     CXType canon = clang_getCanonicalType(t);
     if (canon.kind != CXType_Pointer) return -1;
     elem = clang_getPointeeType(canon);
+    if (clang_getCanonicalType(elem).kind == CXType_Pointer) return -1;   /* pointer to pointers */
     a.space = SP_GLOBAL;
     a.is_param = true;
     a.param_const = clang_isConstQualifiedType(elem);
@@ -118,75 +168,262 @@ int array_for_decl(kernel_ctx *k, CXCursor decl) {
       a.space = SP_GLOBAL;  /* __device__ arrays at file scope */
     else a.space = SP_LOCAL;
   }
-  a.elem_size = clang_Type_getSizeOf(elem);
-  if (a.elem_size <= 0) return -1;  /* incomplete or dependent: stay silent */
-  a.decl = decl;
-  a.name = cx_take(clang_getCursorSpelling(decl));
-  a.elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(elem)));
-  location_of(decl, &a.line, &a.column);
-  GROW(k->arrays, k->array_count, k->array_cap);
-  k->arrays[k->array_count] = a;
-  return k->array_count++;
+  return register_array(k, &a, decl, elem);
 }
 
-/* ---- the walk over a kernel body ---- */
+/* ---- the environment ---- */
 
-typedef struct walk_arg { kernel_ctx *k; int mode; } walk_arg;
-
-static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
-  walk_arg *w = d;
-  walk(w->k, c, w->mode);
-  return CXChildVisit_Continue;
+static var_state *snapshot(const kernel_ctx *k) {
+  var_state *s = malloc((size_t)(k->var_count ? k->var_count : 1) * sizeof *s);
+  if (!s) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  memcpy(s, k->env, (size_t)k->var_count * sizeof *s);
+  return s;
 }
 
-static void walk_children(kernel_ctx *k, CXCursor c, int mode) {
-  walk_arg w = {k, mode};
-  clang_visitChildren(c, walk_child, &w);
+/* Vars registered after the snapshot keep their current state. */
+static void restore(kernel_ctx *k, const var_state *s, int count) {
+  memcpy(k->env, s, (size_t)count * sizeof *s);
 }
 
-static void record_access(kernel_ctx *k, CXCursor c, int mode) {
-  CXCursor idx[MAX_DIMS];
-  int n = 0;
-  CXCursor cur = strip(c);
-  bool deep = false;
-  while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
-    child_list l = children(cur);
-    if (l.n != 2) return;
-    walk(k, l.c[1], M_READ);
-    if (n < MAX_DIMS) idx[n++] = l.c[1];
-    else deep = true;
-    cur = strip(l.c[0]);
-  }
-  if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr) {
-    walk(k, cur, M_READ);
+static bool lane_part_equal(const poly *a, const poly *b) {
+  poly la, ra, lb, rb;
+  poly_split(a, ATOM_BX, &la, &ra);
+  poly_split(b, ATOM_BX, &lb, &rb);
+  return poly_equal(&la, &lb) || (la.count == 0 && lb.count == 0 && !a->unknown && !b->unknown);
+}
+
+/* The lane-varying part of p plus a new uniform unknown. */
+static void lane_part_plus_unknown(kernel_ctx *k, const poly *p, const char *name, poly *out) {
+  poly lane, rest, u;
+  poly_split(p, ATOM_BX, &lane, &rest);
+  poly_atom(&u, fresh_atom(k, ATOMK_UNIFORM, name));
+  poly_add(out, &lane, &u, 1);
+}
+
+static void escape_pointer(kernel_ctx *k, const var_state *s) {
+  if (s->array >= 0) k->arrays[s->array].escaped = true;
+}
+
+/* What a variable holds after two paths meet. On a warp-uniform branch two
+ * values with the same lane-varying part differ by a uniform amount; on a
+ * divergent one, or otherwise, the value is no longer known. */
+static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, bool divergent) {
+  char name[64];
+  char *var = cx_take(clang_getCursorSpelling(k->vars[v].decl));
+  snprintf(name, sizeof name, "%s'", var);
+  free(var);
+  if (k->vars[v].pointer) {
+    if (a->array == b->array && poly_equal(&a->offset, &b->offset)) return;
+    if (!divergent && a->array == b->array && a->array >= 0 && lane_part_equal(&a->offset, &b->offset)) {
+      lane_part_plus_unknown(k, &a->offset, name, &a->offset);
+      a->expr = clang_getNullCursor();
+      return;
+    }
+    escape_pointer(k, a);
+    escape_pointer(k, b);
+    state_unknown(a);
     return;
   }
-  int ai = array_for_decl(k, clang_getCursorReferenced(cur));
-  if (ai < 0 || deep) return;
-  array_info *a = &k->arrays[ai];
-  if (n != a->ndim) { a->escaped = true; return; }  /* pointer arithmetic we do not model */
+  bool same_unknown = a->value.unknown && b->value.unknown && clang_equalCursors(a->expr, b->expr) &&
+                      !clang_Cursor_isNull(a->expr);
+  if (poly_equal(&a->value, &b->value) || same_unknown) {
+    a->unroll_known = a->unroll_known && b->unroll_known;
+    if (!clang_equalCursors(a->expr, b->expr)) a->expr = clang_getNullCursor();
+    return;
+  }
+  if (!divergent && lane_part_equal(&a->value, &b->value)) {
+    lane_part_plus_unknown(k, &a->value, name, &a->value);
+    a->expr = clang_getNullCursor();
+    a->unroll_known = false;
+    return;
+  }
+  state_unknown(a);
+}
+
+static void join(kernel_ctx *k, const var_state *other, int count, bool divergent) {
+  for (int v = 0; v < count; v++) join_state(k, v, &k->env[v], &other[v], divergent);
+}
+
+/* ---- assignments ---- */
+
+static void set_integer(kernel_ctx *k, int v, CXCursor rhs) {
+  var_state *s = &k->env[v];
+  eval_poly(k, rhs, &s->value, 0);
+  s->expr = rhs;
+  s->unroll_known = unroll_known(k, rhs, 0);
+}
+
+static void set_pointer(kernel_ctx *k, int v, CXCursor rhs) {
+  var_state *s = &k->env[v];
+  address a;
+  if (eval_pointer(k, rhs, &a, 0) && a.array >= 0) {
+    s->array = a.array;
+    s->offset = a.off;
+    s->expr = rhs;
+  } else {
+    escape_pointer(k, s);
+    state_unknown(s);
+  }
+}
+
+/* The size of what a pointer variable points to (a template's T: its
+ * instantiation's, or 4 assumed). */
+static long long pointee_size(const kernel_ctx *k, CXCursor decl) {
+  CXType t = clang_getPointeeType(clang_getCanonicalType(clang_getCursorType(decl)));
+  long long size = type_size(t), v;
+  if (size > 0) return size;
+  CXCursor param = clang_getTypeDeclaration(t);
+  return clang_getCursorKind(param) == CXCursor_TemplateTypeParameter && template_value(k, param, &v) ? v : 4;
+}
+
+/* v op= rhs (or ++/--, with rhs null and step +1 or -1). */
+static void update_var(kernel_ctx *k, int v, enum CXBinaryOperatorKind op, CXCursor rhs, long long step) {
+  var_state *s = &k->env[v];
+  poly r;
+  if (clang_Cursor_isNull(rhs)) poly_const(&r, step);
+  else eval_poly(k, rhs, &r, 0);
+  poly *target = k->vars[v].pointer ? &s->offset : &s->value;
+  if (k->vars[v].pointer) {               /* p += n moves by n elements */
+    poly w;
+    poly_const(&w, pointee_size(k, k->vars[v].decl));
+    poly_mul(&r, &r, &w);
+  }
+  long long c;
+  switch (op) {
+  case CXBinaryOperator_AddAssign: poly_add(target, target, &r, 1); break;
+  case CXBinaryOperator_SubAssign: poly_add(target, target, &r, -1); break;
+  case CXBinaryOperator_MulAssign: poly_mul(target, target, &r); break;
+  case CXBinaryOperator_ShlAssign:
+    if (poly_is_const(&r, &c) && c >= 0 && c < 31) {
+      poly m;
+      poly_const(&m, 1LL << c);
+      poly_mul(target, target, &m);
+    } else {
+      poly_unknown(target, false);
+    }
+    break;
+  default: {
+    poly_unknown(target, false);
+    break;
+  }
+  }
+  s->expr = clang_getNullCursor();
+  s->unroll_known = s->unroll_known && (clang_Cursor_isNull(rhs) || unroll_known(k, rhs, 0));
+  if (k->vars[v].pointer && target->unknown) {
+    escape_pointer(k, s);
+    state_unknown(s);
+  }
+}
+
+static int assigned_var(const kernel_ctx *k, CXCursor lhs) {
+  CXCursor s = strip(lhs);
+  if (clang_getCursorKind(s) != CXCursor_DeclRefExpr) return -1;
+  return find_var(k, clang_getCursorReferenced(s));
+}
+
+/* ---- accesses ---- */
+
+/* The index and pointer-offset expressions inside an address (read as
+ * values), but not the arrays and pointers the address is based on (those
+ * are not escaping: the access names them). */
+static void walk_address_parts(kernel_ctx *k, CXCursor c) {
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_ArraySubscriptExpr:
+    if (l.n == 2) { walk_address_parts(k, l.c[0]); walk(k, l.c[1], M_READ); }
+    return;
+  case CXCursor_UnaryOperator:
+    if (l.n == 1) walk_address_parts(k, l.c[0]);
+    return;
+  case CXCursor_MemberRefExpr:
+    if (l.n == 1) walk_address_parts(k, l.c[0]);
+    return;
+  case CXCursor_BinaryOperator: {
+    if (l.n != 2) return;
+    bool left = is_pointer_type(clang_getCursorType(l.c[0])) ||
+                clang_getCanonicalType(clang_getCursorType(l.c[0])).kind == CXType_ConstantArray;
+    walk_address_parts(k, left ? l.c[0] : l.c[1]);
+    walk(k, left ? l.c[1] : l.c[0], M_READ);
+    return;
+  }
+  case CXCursor_DeclRefExpr:
+    return;
+  default:
+    walk(k, s, M_READ);
+    return;
+  }
+}
+
+/* Whether every index inside an address is known after full unrolling. */
+static bool address_unroll_known(kernel_ctx *k, CXCursor c) {
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_ArraySubscriptExpr:
+    return l.n == 2 && address_unroll_known(k, l.c[0]) && unroll_known(k, l.c[1], 0);
+  case CXCursor_UnaryOperator:
+  case CXCursor_MemberRefExpr:
+    return l.n == 1 && address_unroll_known(k, l.c[0]);
+  case CXCursor_DeclRefExpr: {
+    int v = find_var(k, clang_getCursorReferenced(s));
+    return v < 0 || !k->vars[v].pointer || k->env[v].unroll_known || k->env[v].offset.count == 0;
+  }
+  default:
+    return false;
+  }
+}
+
+static void reset_active(kernel_ctx *k, unsigned *saved) { memcpy(saved, k->active, sizeof k->active); }
+
+/* The access an lvalue names; false when it is no element of a tracked
+ * array (then its parts are walked as plain expressions). */
+static bool record_access(kernel_ctx *k, CXCursor c, int mode) {
+  address a;
+  if (!eval_ref(k, c, &a, 0) || a.array < 0) return false;
+  walk_address_parts(k, c);
+  if (mode & M_ADDR) return true;          /* &a[i]: an address, not an access */
+  array_info *arr = &k->arrays[a.array];
+  bool write = (mode & M_WRITE) != 0, read = (mode & M_READ) != 0 || !write;
+  if (write) arr->written = true;
+  if (read) arr->read = true;
+  if (mode & M_ATOMIC) arr->atomic = true;
   GROW(k->accesses, k->access_count, k->access_cap);
   access_info *x = &k->accesses[k->access_count++];
   memset(x, 0, sizeof *x);
-  x->array = ai;
-  x->nidx = n;
-  for (int i = 0; i < n; i++) x->index[i] = idx[n - 1 - i];
-  x->write = (mode & M_WRITE) != 0;
-  x->read = (mode & M_READ) != 0 || !(mode & M_WRITE);
+  x->array = a.array;
+  x->write = write;
+  x->read = read;
   x->ldg = (mode & M_LDG) != 0;
-  x->addr_taken = (mode & M_ADDR) != 0;
+  x->width = a.width;
+  x->off = a.off;
+  x->data_dependent = a.off.unknown && a.off.data_dependent;
+  x->unroll_known = address_unroll_known(k, c);
   x->loop_count = k->loop_depth;
   memcpy(x->loops, k->loop_stack, sizeof k->loop_stack);
-  location_of(cur, &x->line, &x->column);
-  if (x->write) a->written = true;
-  if (x->read) a->read = true;
-  if (mode & M_ATOMIC) a->atomic = true;
+  CXCursor at = strip(c);
+  while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr || clang_getCursorKind(at) == CXCursor_MemberRefExpr) {
+    child_list l = children(at);
+    if (l.n < 1) break;
+    at = strip(l.c[0]);
+  }
+  location_of(clang_getCursorKind(at) == CXCursor_DeclRefExpr ? at : c, &x->line, &x->column);
+  model_access(k, c, x, &x->lanes);
+  x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
+  if (arr->space == SP_SHARED && arr->ndim >= 2 && arr->ndim <= MAX_DIMS && arr->ext[arr->ndim - 1] > 0) {
+    k->pad_array = a.array;                /* the S_1 fix-it: the last dimension padded by one */
+    address padded;
+    access_info px = *x;
+    if (eval_ref(k, c, &padded, 0)) {
+      px.off = padded.off;
+      model_access(k, c, &px, &x->padded);
+    }
+    k->pad_array = -1;
+  }
+  return true;
 }
 
-static bool is_assignment(enum CXBinaryOperatorKind op) {
-  return op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
-}
+/* ---- L_3: sorts and swaps in private arrays ---- */
 
 static int local_array_of(kernel_ctx *k, CXCursor subscript) {
   CXCursor s = strip(subscript);
@@ -226,17 +463,195 @@ static void note_compare(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
 /* w[i] = w[j] with both sides subscripting the same local array: the
  * element moves inside the array, as a sort or a swap does. */
 static void note_swap(kernel_ctx *k, CXCursor lhs, CXCursor rhs) {
-  CXCursor l = strip(lhs), r = strip(rhs);
-  if (clang_getCursorKind(l) != CXCursor_ArraySubscriptExpr ||
-      clang_getCursorKind(r) != CXCursor_ArraySubscriptExpr) return;
-  child_list la = children(l), ra = children(r);
-  if (la.n != 2 || ra.n != 2) return;
-  CXCursor lb = strip(la.c[0]), rb = strip(ra.c[0]);
-  if (clang_getCursorKind(lb) != CXCursor_DeclRefExpr || clang_getCursorKind(rb) != CXCursor_DeclRefExpr) return;
-  CXCursor ld = clang_getCursorReferenced(lb), rd = clang_getCursorReferenced(rb);
-  if (!clang_equalCursors(ld, rd)) return;
-  int ai = find_array(k, ld);
-  if (ai >= 0 && k->arrays[ai].space == SP_LOCAL) k->arrays[ai].swapped = true;
+  int a = local_array_of(k, lhs);
+  if (a >= 0 && a == local_array_of(k, rhs)) k->arrays[a].swapped = true;
+}
+
+/* ---- branches ---- */
+
+static enum CXChildVisitResult take_last(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Continue;
+}
+
+/* A statement after which control never falls through. */
+static bool exits(CXCursor s) {
+  switch (clang_getCursorKind(s)) {
+  case CXCursor_ReturnStmt:
+  case CXCursor_BreakStmt:
+  case CXCursor_ContinueStmt:
+  case CXCursor_GotoStmt:
+    return true;
+  case CXCursor_CompoundStmt: {
+    CXCursor last = clang_getNullCursor();
+    clang_visitChildren(s, take_last, &last);
+    return !clang_Cursor_isNull(last) && exits(last);
+  }
+  default:
+    return false;
+  }
+}
+
+static bool divergent_condition(const kernel_ctx *k, const unsigned *t, const unsigned *f) {
+  for (int w = 0; w < k->warps; w++)
+    if ((k->active[w] & t[w]) && (k->active[w] & f[w])) return true;
+  return false;
+}
+
+/* Whether the keyword 'else' stands between two statements. */
+static bool else_between(CXCursor a, CXCursor b) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(a);
+  CXSourceRange r = clang_getRange(clang_getRangeEnd(clang_getCursorExtent(a)),
+                                   clang_getRangeStart(clang_getCursorExtent(b)));
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, r, &toks, &n);
+  bool found = false;
+  for (unsigned i = 0; i < n && !found; i++) {
+    char *t = cx_take(clang_getTokenSpelling(tu, toks[i]));
+    found = strcmp(t, "else") == 0;
+    free(t);
+  }
+  clang_disposeTokens(tu, toks, n);
+  return found;
+}
+
+/* if (c) A else B: A with the lanes for which c holds, B with the others;
+ * the variables then keep what both paths agree on. When A always leaves
+ * (return, break, continue), the rest of the enclosing block runs with
+ * B's lanes only: `if (threadIdx.x >= 16) return;`. */
+static void walk_if(kernel_ctx *k, CXCursor c) {
+  child_list l = children(c);
+  if (l.n < 2 || l.n > 7) { walk_children(k, c, 0); return; }
+  bool has_else = l.n >= 3 && else_between(l.c[l.n - 2], l.c[l.n - 1]);
+  int cond = l.n - (has_else ? 3 : 2);
+  for (int i = 0; i <= cond; i++) walk(k, l.c[i], M_READ | M_NOESCAPE);   /* an init or a declaration too */
+  CXCursor then_s = l.c[cond + 1];
+  unsigned t[MAX_WARPS], f[MAX_WARPS], entry[MAX_WARPS];
+  bool divergent = !lane_condition(k, l.c[cond], t, f) && divergent_condition(k, t, f);
+  reset_active(k, entry);
+  int count = k->var_count;
+  var_state *before = snapshot(k);
+  for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & t[w];
+  walk(k, then_s, 0);
+  var_state *after_then = snapshot(k);
+  restore(k, before, count);
+  for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & f[w];
+  if (has_else) walk(k, l.c[cond + 2], 0);
+  bool then_exits = exits(then_s), else_exits = has_else && exits(l.c[cond + 2]);
+  if (then_exits && !else_exits) {
+    /* only the lanes that did not leave go on: k->active stays B's */
+  } else if (else_exits && !then_exits) {
+    restore(k, after_then, count);
+    for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & t[w];
+  } else {
+    join(k, after_then, count, divergent);
+    memcpy(k->active, entry, sizeof entry);
+  }
+  free(before);
+  free(after_then);
+}
+
+/* ---- loops ---- */
+
+typedef struct modification {
+  int var;
+  enum CXBinaryOperatorKind op;  /* Assign, AddAssign...; for ++/-- AddAssign with rhs null */
+  CXCursor rhs;
+  long long step;
+} modification;
+
+typedef struct mod_list { kernel_ctx *k; modification m[64]; int n; bool overflow; } mod_list;
+
+static void add_mod(mod_list *ml, int var, enum CXBinaryOperatorKind op, CXCursor rhs, long long step) {
+  if (var < 0) return;
+  if (ml->n == 64) { ml->overflow = true; return; }
+  ml->m[ml->n++] = (modification){var, op, rhs, step};
+}
+
+/* Every assignment in a loop to a variable declared before it. */
+static enum CXChildVisitResult collect_mods(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  mod_list *ml = d;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  child_list l = children(c);
+  if ((kind == CXCursor_BinaryOperator || kind == CXCursor_CompoundAssignOperator) && l.n == 2) {
+    enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+    if (op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign)
+      add_mod(ml, assigned_var(ml->k, l.c[0]), op, l.c[1], 0);
+  } else if (kind == CXCursor_UnaryOperator && l.n == 1) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
+    if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec)
+      add_mod(ml, assigned_var(ml->k, l.c[0]), CXBinaryOperator_AddAssign, clang_getNullCursor(),
+              op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1);
+    else if (op == CXUnaryOperator_AddrOf)
+      add_mod(ml, assigned_var(ml->k, l.c[0]), CXBinaryOperator_Invalid, clang_getNullCursor(), 0);
+  } else if (kind == CXCursor_LambdaExpr) {
+    return CXChildVisit_Continue;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* What a loop-carried variable holds at the top of each iteration: its
+ * entry value plus what the loop has added, when every assignment in the
+ * loop adds a warp-uniform amount (or keeps the lane-varying part); a fresh
+ * uniform value when it is uniform and scaled; unknown otherwise. */
+static void loop_head(kernel_ctx *k, int v, const mod_list *ml, int atom, bool unrollable) {
+  var_state *s = &k->env[v];
+  bool pointer = k->vars[v].pointer;
+  poly entry = pointer ? s->offset : s->value;
+  poly lane, rest;
+  poly_split(&entry, ATOM_BX, &lane, &rest);
+  bool additive = !entry.unknown, scaled_uniform = !entry.unknown && lane.count == 0, steps_known = true;
+  for (int i = 0; i < ml->n; i++) {
+    const modification *m = &ml->m[i];
+    if (m->var != v) continue;
+    poly r;
+    if (clang_Cursor_isNull(m->rhs)) poly_const(&r, m->step);
+    else if (pointer && m->op == CXBinaryOperator_Assign) {
+      address a;
+      bool ok = eval_pointer(k, m->rhs, &a, 0) && a.array == s->array;
+      r = ok ? a.off : entry;
+      if (!ok) poly_unknown(&r, false);
+    } else eval_poly(k, m->rhs, &r, 0);
+    steps_known = steps_known && (clang_Cursor_isNull(m->rhs) || unroll_known(k, m->rhs, 0));
+    poly rl, rr;
+    poly_split(&r, ATOM_BX, &rl, &rr);
+    switch (m->op) {
+    case CXBinaryOperator_AddAssign:
+    case CXBinaryOperator_SubAssign:
+      if (r.unknown || rl.count != 0) additive = scaled_uniform = false;
+      break;
+    case CXBinaryOperator_Assign:
+      if (r.unknown || !lane_part_equal(&r, &entry)) additive = scaled_uniform = false;
+      if (rl.count != 0) scaled_uniform = false;
+      break;
+    case CXBinaryOperator_MulAssign:
+    case CXBinaryOperator_ShlAssign:
+    case CXBinaryOperator_DivAssign:
+    case CXBinaryOperator_ShrAssign:
+      additive = false;
+      if (r.unknown || rl.count != 0) scaled_uniform = false;
+      break;
+    default:
+      additive = scaled_uniform = false;
+      break;
+    }
+  }
+  poly head, l_atom;
+  poly_atom(&l_atom, atom);
+  if (additive) poly_add(&head, &entry, &l_atom, 1);
+  else if (scaled_uniform) head = l_atom;
+  else poly_unknown(&head, false);
+  if (pointer) {
+    if (head.unknown) { escape_pointer(k, s); state_unknown(s); }
+    else s->offset = head;
+  } else {
+    s->value = head;
+    s->unroll_known = s->unroll_known && unrollable && steps_known && !head.unknown;
+  }
+  s->expr = clang_getNullCursor();
 }
 
 /* The for-increment moves the variable by one. */
@@ -244,8 +659,7 @@ static bool unit_step(CXCursor inc) {
   inc = strip(inc);
   if (clang_getCursorKind(inc) == CXCursor_UnaryOperator) {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(inc);
-    return op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostDec ||
-           op == CXUnaryOperator_PreDec;
+    return op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec;
   }
   if (clang_getCursorKind(inc) == CXCursor_CompoundAssignOperator) {
     child_list l = children(inc);
@@ -255,180 +669,437 @@ static bool unit_step(CXCursor inc) {
   return false;
 }
 
-static void walk_for(kernel_ctx *k, CXCursor c) {
-  child_list l = children(c);
-  int atom = -1, var = -1;
-  if (l.n == 4 && clang_getCursorKind(l.c[0]) == CXCursor_DeclStmt) {
-    child_list decls = children(l.c[0]);
-    if (decls.n == 1 && clang_getCursorKind(decls.c[0]) == CXCursor_VarDecl) {
-      CXCursor vd = decls.c[0];
-      char *name = cx_take(clang_getCursorSpelling(vd));
-      atom = add_atom(k, ATOMK_LOOP, vd, name);
-      free(name);
-      var = add_var(k, vd);
-      k->vars[var].loop_atom = atom;
-      /* constant trip count: constant start and a constant bound */
-      CXCursor init = clang_Cursor_getVarDeclInitializer(vd);
-      child_list cond = children(strip(l.c[1]));
-      k->atoms[atom].const_trip = !clang_Cursor_isNull(init) && compile_time(init) &&
-                                  cond.n == 2 && compile_time(cond.c[1]);
-      k->atoms[atom].unit_step = unit_step(l.c[2]);
-      long long start, bound;
-      enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(strip(l.c[1]));
-      if (k->atoms[atom].const_trip && k->atoms[atom].unit_step && const_value(init, &start) &&
-          const_value(cond.c[1], &bound) && (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE))
-        k->atoms[atom].trips = bound - start + (op == CXBinaryOperator_LE);
-    }
-  }
-  bool pushed = k->loop_depth < MAX_LOOPS;  /* deeper nests share the innermost slot */
-  if (atom < 0) {
-    if (pushed) k->loop_stack[k->loop_depth++] = -1;
-    walk_children(k, c, 0);
-    if (pushed) k->loop_depth--;
-    return;
-  }
-  walk(k, l.c[0], 0);
-  if (pushed) k->loop_stack[k->loop_depth++] = atom;
-  walk(k, l.c[1], 0);
-  int saved = k->inc_var;
-  k->inc_var = var;
-  walk(k, l.c[2], 0);
-  k->inc_var = saved;
-  walk(k, l.c[3], 0);
-  if (pushed) k->loop_depth--;
+/* The counter of a for loop: the variable its increment moves. */
+static int loop_counter(const kernel_ctx *k, CXCursor inc) {
+  mod_list ml = {.k = (kernel_ctx *)k};
+  collect_mods(inc, inc, &ml);
+  clang_visitChildren(inc, collect_mods, &ml);
+  return ml.n > 0 ? ml.m[0].var : -1;
 }
 
-/* The definition of a __device__ helper that can be inlined here: defined in
- * the analysed file, not already on the inlining stack, not too deep. */
+/* Constant start and bound (i < N, i <= N, i > N, i >= N): the compiler can
+ * unroll it; with a unit step, its trip count. */
+static void describe_counter(kernel_ctx *k, atom_info *a, int v, CXCursor cond, CXCursor inc) {
+  var_state *s = &k->env[v];
+  child_list c = children(strip(cond));
+  long long start, bound;
+  bool start_known = !s->value.unknown && poly_is_const(&s->value, &start);
+  a->const_trip = (start_known || s->unroll_known) && c.n == 2 && compile_time(c.c[1]);
+  a->unit_step = unit_step(inc);
+  enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(strip(cond));
+  if (a->const_trip && a->unit_step && start_known && const_value(c.c[1], &bound) &&
+      (op == CXBinaryOperator_LT || op == CXBinaryOperator_LE))
+    a->trips = bound - start + (op == CXBinaryOperator_LE);
+}
+
+/* for (init; cond; inc) body, while (cond) body, do body while (cond). */
+static void walk_loop(kernel_ctx *k, CXCursor c) {
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  child_list l = children(c);
+  CXCursor init = clang_getNullCursor(), cond = clang_getNullCursor(), inc = clang_getNullCursor(), body;
+  if (kind == CXCursor_ForStmt) {
+    /* libclang lists only the parts present: tell them apart by shape */
+    if (l.n < 1) return;
+    body = l.c[l.n - 1];
+    for (int i = 0; i + 1 < l.n; i++) {
+      CXCursor part = l.c[i];
+      enum CXCursorKind pk = clang_getCursorKind(part);
+      bool assignment = pk == CXCursor_BinaryOperator &&
+                        (clang_getCursorBinaryOperatorKind(part) == CXBinaryOperator_Assign ||
+                         clang_getCursorBinaryOperatorKind(part) == CXBinaryOperator_Comma);
+      bool step = pk == CXCursor_CompoundAssignOperator ||
+                  (pk == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(part) >= CXUnaryOperator_PostInc &&
+                   clang_getCursorUnaryOperatorKind(part) <= CXUnaryOperator_PreDec);
+      if (i == 0 && (pk == CXCursor_DeclStmt || assignment)) init = part;
+      else if (clang_Cursor_isNull(cond) && !step && !(assignment && i > 0)) cond = part;
+      else inc = part;
+    }
+  } else if (kind == CXCursor_WhileStmt) {
+    if (l.n < 2) return;
+    cond = l.c[0];
+    body = l.c[l.n - 1];
+  } else {
+    if (l.n < 2) return;
+    body = l.c[0];
+    cond = l.c[1];
+  }
+  if (!clang_Cursor_isNull(init)) walk(k, init, 0);
+  mod_list ml = {.k = k};
+  clang_visitChildren(c, collect_mods, &ml);
+  int counter = clang_Cursor_isNull(inc) ? -1 : loop_counter(k, inc);
+  char name[64] = "loop";
+  int counter_atom = -1;
+  unsigned entry[MAX_WARPS];
+  reset_active(k, entry);
+  /* the loop's atoms, then every carried variable's state at the top */
+  int atoms_for[64];
+  for (int i = 0; i < ml.n; i++) atoms_for[i] = -1;
+  for (int i = 0; i < ml.n && !ml.overflow; i++) {
+    int v = ml.m[i].var;
+    bool first = true;
+    for (int j = 0; j < i; j++) first &= ml.m[j].var != v;
+    if (!first) continue;
+    char *var = cx_take(clang_getCursorSpelling(k->vars[v].decl));
+    snprintf(name, sizeof name, "%s", var);
+    free(var);
+    int atom = fresh_atom(k, ATOMK_LOOP, name);
+    if (v == counter && !clang_Cursor_isNull(cond)) {
+      describe_counter(k, &k->atoms[atom], v, cond, inc);
+      counter_atom = atom;
+    }
+    atoms_for[i] = atom;
+  }
+  bool unrollable = counter_atom >= 0 && k->atoms[counter_atom].const_trip;
+  if (ml.overflow) {
+    for (int i = 0; i < ml.n; i++) { escape_pointer(k, &k->env[ml.m[i].var]); state_unknown(&k->env[ml.m[i].var]); }
+  } else {
+    for (int i = 0; i < ml.n; i++)
+      if (atoms_for[i] >= 0) loop_head(k, ml.m[i].var, &ml, atoms_for[i], unrollable);
+  }
+  bool pushed = k->loop_depth < MAX_LOOPS;   /* deeper nests share the innermost slot */
+  if (pushed) k->loop_stack[k->loop_depth++] = counter_atom;
+  if (kind != CXCursor_DoStmt && !clang_Cursor_isNull(cond)) walk(k, cond, M_READ | M_NOESCAPE);
+  walk(k, body, 0);
+  if (!clang_Cursor_isNull(inc)) walk(k, inc, 0);
+  if (kind == CXCursor_DoStmt) walk(k, cond, M_READ | M_NOESCAPE);
+  if (pushed) k->loop_depth--;
+  /* after the loop the carried variables hold their top-of-loop form (the
+   * loop's progress unknown); assignments in the body do not leak out */
+  if (!ml.overflow)
+    for (int i = 0; i < ml.n; i++)
+      if (atoms_for[i] >= 0) loop_head(k, ml.m[i].var, &ml, atoms_for[i], unrollable);
+  memcpy(k->active, entry, sizeof entry);
+}
+
+/* ---- calls ---- */
+
+typedef struct param_search { CXCursor found; int want, seen; } param_search;
+
+static enum CXChildVisitResult nth_param(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  param_search *s = d;
+  if (clang_getCursorKind(c) != CXCursor_ParmDecl) return CXChildVisit_Continue;
+  if (s->seen++ == s->want) { s->found = c; return CXChildVisit_Break; }
+  return CXChildVisit_Continue;
+}
+
+/* Parameter i of a function or function template (-1: their count). */
+static CXCursor parameter_decl(CXCursor def, int i, int *count) {
+  param_search s = {.found = clang_getNullCursor(), .want = i};
+  clang_visitChildren(def, nth_param, &s);
+  if (count) *count = s.seen;
+  return s.found;
+}
+
+/* The definition of a __device__ helper that can be walked here: defined
+ * in the analysed file, parsed, not already on the stack, not too deep. */
 static bool inlinable(kernel_ctx *k, CXCursor call, CXCursor *def, CXCursor *body) {
   CXCursor ref = clang_getCursorReferenced(call);
   if (clang_Cursor_isNull(ref) || k->call_depth >= MAX_INLINE) return false;
   *def = clang_getCursorDefinition(ref);
-  if (clang_Cursor_isNull(*def) || clang_getCursorKind(*def) != CXCursor_FunctionDecl) return false;
+  if (clang_Cursor_isNull(*def) || clang_getCursorKind(*def) != CXCursor_FunctionDecl) {
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);   /* a function template's instance */
+    if (clang_Cursor_isNull(tmpl)) return false;
+    *def = clang_getCursorDefinition(tmpl);
+    if (clang_Cursor_isNull(*def) || clang_getCursorKind(*def) != CXCursor_FunctionTemplate) return false;
+  }
   if (!has_attr(*def, CXCursor_CUDADeviceAttr) || !in_file(*def, k->file) || error_within(k->fc, *def))
     return false;
   for (int i = 0; i < k->call_depth; i++)
     if (clang_equalCursors(k->call_stack[i], *def)) return false;
-  return child_of_kind(*def, CXCursor_CompoundStmt, body) &&
-         clang_Cursor_getNumArguments(*def) == clang_Cursor_getNumArguments(call);
+  int params;
+  parameter_decl(*def, -1, &params);
+  return child_of_kind(*def, CXCursor_CompoundStmt, body) && params == clang_Cursor_getNumArguments(call);
 }
 
-/* Walks a helper's body as if it were written at the call: array arguments
- * name the caller's arrays, scalar parameters evaluate to the arguments. */
+/* Walks a helper's body as if it were written at the call: pointer
+ * parameters point where the arguments do, integer parameters hold the
+ * arguments' values. */
 static void inline_call(kernel_ctx *k, CXCursor call, CXCursor def, CXCursor body) {
   int n = clang_Cursor_getNumArguments(call);
-  int first_bind = k->bind_count, first_access = k->access_count;
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(call, (unsigned)i);
-    CXCursor param = clang_Cursor_getArgument(def, (unsigned)i);
-    CXCursor bare = strip(arg);
-    int ai = clang_getCursorKind(bare) == CXCursor_DeclRefExpr ? find_array(k, clang_getCursorReferenced(bare)) : -1;
-    if (ai < 0) walk(k, arg, 0);
-    GROW(k->binds, k->bind_count, k->bind_cap);
-    k->binds[k->bind_count++] = (binding){.param = param, .array = ai, .arg = arg, .active = true};
-    add_var(k, param);           /* counts stores to the parameter inside the helper */
+    CXCursor param = parameter_decl(def, i, NULL);
+    if (clang_Cursor_isNull(param)) { walk(k, arg, 0); continue; }
+    int v = add_var(k, param);
+    CXType pt = clang_getCanonicalType(clang_getCursorType(param));
+    if (pt.kind == CXType_LValueReference || pt.kind == CXType_RValueReference) {
+      walk(k, arg, clang_isConstQualifiedType(clang_getPointeeType(pt)) ? M_READ : M_READ | M_WRITE);
+      continue;
+    }
+    if (k->vars[v].pointer) {
+      set_pointer(k, v, arg);
+      if (k->env[v].array >= 0) walk_address_parts(k, arg);
+      else walk(k, arg, 0);
+    } else {
+      walk(k, arg, M_READ);
+      set_integer(k, v, arg);
+    }
   }
   k->call_stack[k->call_depth++] = def;
   walk(k, body, 0);
   k->call_depth--;
-  for (int i = first_access; i < k->access_count; i++) {
-    flatten(k, &k->accesses[i], 0, &k->accesses[i].off);
-    k->accesses[i].flattened = true;
+}
+
+static bool pointer_to_const(CXType t) {
+  CXType canon = clang_getCanonicalType(t);
+  return canon.kind == CXType_Pointer && clang_isConstQualifiedType(clang_getPointeeType(canon));
+}
+
+/* A pointer argument to a call warplint does not walk: read when the
+ * parameter points to const (wmma::load_matrix_sync, __ldg, memcpy's
+ * source), written otherwise (atomics: an atomic access; anything else: the
+ * array may be written there). */
+static void pointer_argument(kernel_ctx *k, CXCursor arg, int mode) {
+  address a;
+  if (!eval_pointer(k, arg, &a, 0) || a.array < 0) { walk(k, arg, 0); return; }
+  walk_address_parts(k, arg);
+  array_info *arr = &k->arrays[a.array];
+  if (mode & M_ATOMIC) {
+    CXCursor s = strip(arg);
+    child_list l = children(s);
+    /* atomicAdd(&a[i], v): the element as an access */
+    if (clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1 &&
+        clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_AddrOf && record_access(k, l.c[0], M_WRITE | M_READ | M_ATOMIC))
+      return;
+    arr->atomic = arr->written = true;
+  } else if (mode & M_WRITE) {
+    arr->escaped = true;
+  } else if (mode & M_LDG) {
+    /* __ldg(&a[i]): the element as a read on the read-only path */
+    CXCursor s = strip(arg);
+    child_list l = children(s);
+    if (!(clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1 &&
+          clang_getCursorUnaryOperatorKind(s) == CXUnaryOperator_AddrOf && record_access(k, l.c[0], M_READ | M_LDG)))
+      arr->read = true;
+  } else {
+    arr->read = true;
   }
-  for (int i = first_bind; i < k->bind_count; i++) k->binds[i].active = false;
 }
 
 static void walk_call(kernel_ctx *k, CXCursor c) {
   CXCursor def, body;
-  if (inlinable(k, c, &def, &body)) {
-    inline_call(k, c, def, body);
-    return;
-  }
+  if (inlinable(k, c, &def, &body)) { inline_call(k, c, def, body); return; }
   char *callee = cx_take(clang_getCursorSpelling(c));
-  int mode = 0;
-  if (strncmp(callee, "atomic", 6) == 0) mode = M_WRITE | M_READ | M_ATOMIC;
-  else if (strcmp(callee, "__ldg") == 0) mode = M_READ | M_LDG;
+  CXCursor ref = clang_getCursorReferenced(c);
+  bool atomic = strncmp(callee, "atomic", 6) == 0, ldg = strncmp(callee, "__ld", 4) == 0;
+  bool op = strncmp(callee, "operator", 8) == 0;
+  /* a = b through an operator (__half's operator=, +=): the first argument
+   * is written; any other operator only reads */
+  bool op_assign = op && callee[8] && strchr("=+-*/%&|^<>", callee[8]) && callee[strlen(callee) - 1] == '=' &&
+                   strcmp(callee, "operator==") && strcmp(callee, "operator!=") && strcmp(callee, "operator<=") &&
+                   strcmp(callee, "operator>=");
   free(callee);
   int n = clang_Cursor_getNumArguments(c);
-  if (n < 0) { walk_children(k, c, 0); return; }
+  if (n < 0) { walk_children(k, c, M_READ); return; }
+  int params = clang_Cursor_isNull(ref) ? -1 : clang_Cursor_getNumArguments(ref);
+  int first_param = params >= 0 && n == params + 1 ? 1 : 0;   /* a member operator: the object comes first */
+  /* a method called on an element (p[i].f()): written unless const */
+  child_list l = children(c);
+  if (l.n > 0 && clang_getCursorKind(strip(l.c[0])) == CXCursor_MemberRefExpr && !op) {
+    child_list m = children(strip(l.c[0]));
+    bool is_const = clang_getCursorKind(ref) == CXCursor_CXXMethod && clang_CXXMethod_isConst(ref);
+    if (m.n == 1) walk(k, m.c[0], is_const ? M_READ : M_READ | M_WRITE);
+  }
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-    walk(k, arg, i == 0 ? mode : 0);
+    if (op) { walk(k, arg, i == 0 && op_assign ? M_READ | M_WRITE : M_READ); continue; }
+    CXType at = clang_getCursorType(arg);
+    int p = i - first_param;
+    CXCursor param = params >= 0 && p >= 0 && p < params ? clang_Cursor_getArgument(ref, (unsigned)p) : clang_getNullCursor();
+    CXType pt = clang_Cursor_isNull(param) ? at : clang_getCursorType(param);
+    if (is_pointer_type(at) || clang_getCanonicalType(at).kind == CXType_ConstantArray) {
+      int mode = atomic && i == 0 ? M_ATOMIC : ldg && i == 0 ? M_LDG
+               : pointer_to_const(pt) || clang_Cursor_isNull(param) ? M_READ : M_WRITE;
+      pointer_argument(k, arg, mode);
+    } else {
+      CXType ptc = clang_getCanonicalType(pt);
+      bool by_ref = ptc.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(ptc));
+      walk(k, arg, by_ref ? M_READ | M_WRITE : M_READ);
+    }
   }
 }
 
-void walk(kernel_ctx *k, CXCursor c, int mode) {
-  enum CXCursorKind kind = clang_getCursorKind(c);
-  switch (kind) {
-  case CXCursor_ForStmt:
-    walk_for(k, c);
-    return;
-  case CXCursor_WhileStmt:
-  case CXCursor_DoStmt: {
-    bool pushed = k->loop_depth < MAX_LOOPS;
-    if (pushed) k->loop_stack[k->loop_depth++] = -1;
-    walk_children(k, c, 0);
-    if (pushed) k->loop_depth--;
+/* ---- the walk ---- */
+
+typedef struct walk_arg { kernel_ctx *k; int mode; } walk_arg;
+
+static enum CXChildVisitResult walk_child(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  walk_arg *w = d;
+  walk(w->k, c, w->mode);
+  return CXChildVisit_Continue;
+}
+
+static void walk_children(kernel_ctx *k, CXCursor c, int mode) {
+  walk_arg w = {k, mode};
+  clang_visitChildren(c, walk_child, &w);
+}
+
+/* The access flags of a mode (M_READ when none: a plain use reads). */
+static int access_mode(int mode) {
+  int m = mode & (M_WRITE | M_READ | M_LDG | M_ATOMIC | M_ADDR);
+  return m ? m : M_READ;
+}
+
+static bool is_assignment(enum CXBinaryOperatorKind op) {
+  return op >= CXBinaryOperator_Assign && op <= CXBinaryOperator_OrAssign;
+}
+
+static void walk_assignment(kernel_ctx *k, CXCursor c, enum CXBinaryOperatorKind op, CXCursor lhs, CXCursor rhs) {
+  int v = assigned_var(k, lhs);
+  if (v >= 0 && k->vars[v].pointer && op == CXBinaryOperator_Assign) {
+    set_pointer(k, v, rhs);
+    if (k->env[v].array >= 0) walk_address_parts(k, rhs);
+    else walk(k, rhs, 0);                   /* an untracked pointer: its arrays escape */
     return;
   }
+  if (v >= 0) {
+    walk(k, rhs, M_READ);
+    if (op == CXBinaryOperator_Assign) set_integer(k, v, rhs);
+    else update_var(k, v, op, rhs, 0);
+    return;
+  }
+  walk(k, lhs, M_WRITE | (op == CXBinaryOperator_Assign ? 0 : M_READ));
+  walk(k, rhs, M_READ);
+  if (op == CXBinaryOperator_Assign) note_swap(k, lhs, rhs);
+  (void)c;
+}
+
+static void walk_decl(kernel_ctx *k, CXCursor c) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+    array_for_decl(k, c);
+    walk_children(k, c, M_READ);
+    return;
+  }
+  int v = add_var(k, c);
+  CXCursor init = clang_Cursor_getVarDeclInitializer(c);
+  if (clang_Cursor_isNull(init)) { state_unknown(&k->env[v]); return; }
+  if (k->vars[v].pointer) {
+    set_pointer(k, v, init);
+    if (k->env[v].array >= 0) walk_address_parts(k, init);
+    else walk(k, init, 0);
+  } else {
+    walk(k, init, M_READ);
+    set_integer(k, v, init);
+  }
+}
+
+static void walk_compound(kernel_ctx *k, CXCursor c) {
+  unsigned entry[MAX_WARPS];
+  reset_active(k, entry);
+  walk_children(k, c, 0);
+  memcpy(k->active, entry, sizeof entry);
+}
+
+static void walk_switch(kernel_ctx *k, CXCursor c) {
+  int count = k->var_count;
+  var_state *before = snapshot(k);
+  walk_children(k, c, 0);
+  join(k, before, count, true);
+  free(before);
+}
+
+static void walk(kernel_ctx *k, CXCursor c, int mode) {
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  switch (kind) {
+  case CXCursor_CompoundStmt:
+    walk_compound(k, c);
+    return;
+  case CXCursor_IfStmt:
+    walk_if(k, c);
+    return;
+  case CXCursor_ForStmt:
+  case CXCursor_WhileStmt:
+  case CXCursor_DoStmt:
+    walk_loop(k, c);
+    return;
+  case CXCursor_SwitchStmt:
+    walk_switch(k, c);
+    return;
+  case CXCursor_VarDecl:
+    walk_decl(k, c);
+    return;
   case CXCursor_BinaryOperator:
   case CXCursor_CompoundAssignOperator: {
     enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
     child_list l = children(c);
-    if (is_assignment(op) && l.n == 2) {
-      walk(k, l.c[0], M_WRITE | (op == CXBinaryOperator_Assign ? 0 : M_READ));
-      walk(k, l.c[1], M_READ);
-      if (op == CXBinaryOperator_Assign) note_swap(k, l.c[0], l.c[1]);
-      return;
-    }
+    if (is_assignment(op) && l.n == 2) { walk_assignment(k, c, op, l.c[0], l.c[1]); return; }
     if (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_GE && l.n == 2) note_compare(k, l.c[0], l.c[1]);
-    walk_children(k, c, M_READ);
+    bool test = (op >= CXBinaryOperator_LT && op <= CXBinaryOperator_NE) || op == CXBinaryOperator_LAnd ||
+                op == CXBinaryOperator_LOr;
+    walk_children(k, c, test || (mode & M_NOESCAPE) ? M_READ | M_NOESCAPE : M_READ);
     return;
   }
   case CXCursor_UnaryOperator: {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(c);
-    if (op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec ||
-        op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PreDec) {
-      walk_children(k, c, M_WRITE | M_READ);
+    child_list l = children(c);
+    if (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec && l.n == 1) {
+      int v = assigned_var(k, l.c[0]);
+      if (v >= 0) {
+        update_var(k, v, CXBinaryOperator_AddAssign, clang_getNullCursor(),
+                   op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PreInc ? 1 : -1);
+        return;
+      }
+      walk(k, l.c[0], M_WRITE | M_READ);
       return;
     }
-    if (op == CXUnaryOperator_AddrOf) { walk_children(k, c, mode ? mode : M_WRITE | M_READ | M_ADDR); return; }
+    if (op == CXUnaryOperator_AddrOf && l.n == 1) {
+      int v = assigned_var(k, l.c[0]);
+      if (v >= 0) {                           /* &v: anything may change v now */
+        escape_pointer(k, &k->env[v]);
+        state_unknown(&k->env[v]);
+        return;
+      }
+      address a;
+      if (eval_pointer(k, c, &a, 0) && a.array >= 0) {
+        walk_address_parts(k, c);
+        if (!(mode & M_NOESCAPE)) k->arrays[a.array].escaped = true;   /* the address goes somewhere */
+      } else {
+        walk(k, l.c[0], M_READ | M_WRITE);
+      }
+      return;
+    }
+    if (op == CXUnaryOperator_LNot) { walk_children(k, c, M_READ | M_NOESCAPE); return; }
+    if (op == CXUnaryOperator_Deref && l.n == 1) {
+      if (!record_access(k, c, access_mode(mode))) walk_children(k, c, M_READ);
+      return;
+    }
     walk_children(k, c, M_READ);
     return;
   }
   case CXCursor_ArraySubscriptExpr:
-    record_access(k, c, mode);
-    return;
-  case CXCursor_CallExpr:
-    walk_call(k, c);
+    if (!record_access(k, c, access_mode(mode))) walk_children(k, c, 0);
     return;
   case CXCursor_MemberRefExpr: {
     int atom = member_builtin(c);
-    if (atom == ATOM_TY) k->uses_dim[1] = true;
-    if (atom == ATOM_TZ) k->uses_dim[2] = true;
-    walk_children(k, c, M_READ);
+    if (atom >= 0) return;
+    if (!record_access(k, c, access_mode(mode))) walk_children(k, c, mode & M_WRITE ? mode : M_READ);
     return;
   }
-  case CXCursor_VarDecl: {
-    CXType t = clang_getCanonicalType(clang_getCursorType(c));
-    if (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) array_for_decl(k, c);
-    else add_var(k, c);
-    walk_children(k, c, M_READ);
+  case CXCursor_CallExpr:
+    walk_call(k, c);
     return;
-  }
   case CXCursor_DeclRefExpr: {
+    /* an array or pointer used as a value: it escapes (passed on, stored) */
+    if (mode & (M_ADDR | M_LDG | M_NOESCAPE)) return;
     CXCursor d = clang_getCursorReferenced(c);
-    int v = find_var(k, d);
-    if (v >= 0 && (mode & M_WRITE) && v != k->inc_var) k->vars[v].writes++;
     int ai = find_array(k, d);
-    if (ai < 0 && clang_getCursorKind(d) == CXCursor_ParmDecl) ai = array_for_decl(k, d);
-    if (ai >= 0 && !(mode & M_LDG)) k->arrays[ai].escaped = true;
+    int v = find_var(k, d);
+    if (v >= 0 && k->vars[v].pointer) ai = k->env[v].array;
+    if (ai >= 0 && !(k->arrays[ai].space == SP_TEXTURE && (mode & M_READ))) k->arrays[ai].escaped = true;
     return;
   }
   case CXCursor_LambdaExpr:
     return;
   case CXCursor_UnexposedExpr:
   case CXCursor_ParenExpr:
+  case CXCursor_CStyleCastExpr:
+  case CXCursor_CXXStaticCastExpr:
+  case CXCursor_CXXReinterpretCastExpr:
+  case CXCursor_CXXConstCastExpr:
+  case CXCursor_CXXFunctionalCastExpr:
     walk_children(k, c, mode);
     return;
   default:
@@ -437,3 +1108,24 @@ void walk(kernel_ctx *k, CXCursor c, int mode) {
   }
 }
 
+/* The kernel's parameters as variables (a pointer parameter points at its
+ * own array; an integer one is its own atom, until the body assigns it),
+ * then the body. */
+void walk_kernel(kernel_ctx *k, CXCursor fn, CXCursor body) {
+  int nparams = clang_Cursor_getNumArguments(fn);
+  for (int i = 0; i < nparams; i++) {
+    CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+    int ai = array_for_decl(k, p);
+    int v = add_var(k, p);
+    var_state *s = &k->env[v];
+    if (ai >= 0 && k->vars[v].pointer) {
+      s->array = ai;
+      poly_const(&s->offset, 0);
+    } else {
+      char *name = cx_take(clang_getCursorSpelling(p));
+      poly_atom(&s->value, add_atom(k, ATOMK_PARAM, p, name));
+      free(name);
+    }
+  }
+  walk(k, body, 0);
+}
