@@ -407,9 +407,9 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
 static double end_to_end(int scene, const mnf_image *img, int impl, int solver, int storage, int components,
                          double *eig0, scene_times *t)
 {
-  mnf_options opt = {components, MNF_NOISE_MEAN3, impl};
+  mnf_options opt = {components, MNF_NOISE_MEAN3, impl, 0, 0, 0};
   char err[512];
-  mnf_gpu_tuning tuning = {0, storage, 0};
+  mnf_gpu_tuning tuning = {0, storage, 0, 0};
   mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
   if (!plan) {
     fprintf(stderr, "mnf-bench: %s: %s\n", mnf_impl_name(impl), err);
@@ -506,7 +506,7 @@ static double serial_estimate(int scene, const mnf_image *img, int components, d
   size_t esize = envi_type_size(img->data_type), row_bytes = (size_t)img->samples * rows * esize;
   for (int b = 0; b < img->bands; b++)
     memcpy((char *)part.data + b * row_bytes, (const char *)img->data + (size_t)b * mnf_image_pixels(img) * esize, row_bytes);
-  mnf_options opt = {components, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL};
+  mnf_options opt = {components, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result r;
   char err[512];
   if (mnf_run(&part, &opt, &r, err, sizeof err)) {
