@@ -357,6 +357,23 @@ static void swap_bytes(void *data, size_t count, size_t size)
     }
 }
 
+/* Band b of a BIP line (samples x bands values) into dst. Typed loops: a
+ * memcpy of 2 or 4 bytes per value made BIP reading 3x slower than GDAL's. */
+static void gather_band(unsigned char *dst, const unsigned char *line, int samples, int bands, int b, size_t size)
+{
+  if (size == 2) {
+    uint16_t *d = (uint16_t *)(void *)dst;
+    const uint16_t *l = (const uint16_t *)(const void *)line + b;
+    for (int x = 0; x < samples; x++) d[x] = l[(size_t)x * bands];
+  } else if (size == 4) {
+    uint32_t *d = (uint32_t *)(void *)dst;
+    const uint32_t *l = (const uint32_t *)(const void *)line + b;
+    for (int x = 0; x < samples; x++) d[x] = l[(size_t)x * bands];
+  } else {
+    for (int x = 0; x < samples; x++) dst[x] = line[(size_t)x * bands + b];
+  }
+}
+
 /* Reads the file's BIL or BIP layout one image line at a time into BSQ. */
 static int read_interleaved(FILE *f, const envi_header *h, unsigned char *bsq)
 {
@@ -372,8 +389,7 @@ static int read_interleaved(FILE *f, const envi_header *h, unsigned char *bsq)
       if (h->interleave == ENVI_BIL) {
         memcpy(dst, line + (size_t)b * h->samples * size, (size_t)h->samples * size);
       } else {
-        for (int x = 0; x < h->samples; x++)
-          memcpy(dst + x * size, line + ((size_t)x * h->bands + b) * size, size);
+        gather_band(dst, line, h->samples, h->bands, b, size);
       }
     }
   }

@@ -150,6 +150,25 @@ static void envi_georef(const char *hdr_path, image_meta *meta)
   GDALClose(ds);
 }
 
+/* Name number index of an ENVI list "{a, b, c}"; 0 if there is none. */
+static int band_name(const char *list, int index, char *out, size_t size)
+{
+  if (!list || *list != '{') return 0;
+  const char *p = list + 1;
+  for (int i = 0; i < index; i++) {
+    p = strchr(p, ',');
+    if (!p) return 0;
+    p++;
+  }
+  while (*p == ' ') p++;
+  size_t n = strcspn(p, ",}");
+  while (n > 0 && p[n - 1] == ' ') n--;
+  if (n == 0 || n >= size) return 0;
+  memcpy(out, p, n);
+  out[n] = '\0';
+  return 1;
+}
+
 static int gdal_write_staged(const char *path, const mnf_image *img, const image_meta *meta, staged_files *s,
                              char *err, size_t err_size)
 {
@@ -163,14 +182,20 @@ static int gdal_write_staged(const char *path, const mnf_image *img, const image
   if (staged_name(s, data, temp, sizeof temp)) return fail(err, err_size, "%s: cannot write here", data);
   snprintf(temp_header, sizeof temp_header, "%s.hdr", temp);
   CPLErrorReset();
-  GDALDatasetH ds = GDALCreate(driver, temp, img->samples, img->lines, img->bands, GDT_Float32, NULL);
+  /* GDAL's ENVI driver would otherwise put the header at the temporary
+   * name with its last extension replaced. */
+  char *envi_options[] = {(char *)"SUFFIX=ADD", NULL};
+  GDALDatasetH ds = GDALCreate(driver, temp, img->samples, img->lines, img->bands, GDT_Float32, tiff ? NULL : envi_options);
   if (!ds) return fail(err, err_size, "%s: cannot write: %s", data, CPLGetLastErrorMsg());
   int rc = 0;
   if (meta->has_geotransform) rc |= GDALSetGeoTransform(ds, (double *)meta->geotransform) != CE_None;
   if (meta->wkt) rc |= GDALSetProjection(ds, meta->wkt) != CE_None;
   size_t S = mnf_image_pixels(img);
+  const char *names = meta->envi.value[ENVI_META_BAND_NAMES];
   for (int b = 0; b < img->bands; b++) {
     GDALRasterBandH band = GDALGetRasterBand(ds, b + 1);
+    char name[256];
+    if (band_name(names, b, name, sizeof name)) GDALSetDescription(band, name);
     rc |= GDALRasterIO(band, GF_Write, 0, 0, img->samples, img->lines, (float *)img->data + b * S, img->samples,
                        img->lines, GDT_Float32, 0, 0) != CE_None;
   }
@@ -204,7 +229,10 @@ int image_io_read(const char *path, mnf_image *img, image_meta *meta, const imag
     return 0;
   }
 #ifdef MNF_WITH_GDAL
-  return gdal_read(path, img, meta, o, err, err_size);
+  /* GDAL opens an ENVI image by its data file. */
+  char data[4096];
+  if (ends_with(path, ".hdr") && envi_find_data_file(path, data, sizeof data, err, err_size)) return -1;
+  return gdal_read(ends_with(path, ".hdr") ? data : path, img, meta, o, err, err_size);
 #else
   return fail(err, err_size, "%s: not an ENVI header (.hdr), and this build has no GDAL for other formats", path);
 #endif

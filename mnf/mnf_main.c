@@ -18,6 +18,7 @@
 #include "image_io.h"
 #include "mnf.h"
 #include "mnf_gpu.h"
+#include "mnf_internal.h"
 
 enum mode { MODE_MNF, MODE_APPLY, MODE_INVERSE };
 
@@ -311,10 +312,13 @@ int main(int argc, char **argv)
   mnf_image img;
   image_meta meta;
   c.io.alloc = on_gpu ? &pinned : NULL;
+  double t0 = mnf_now_ms();
   if (image_io_read(c.input, &img, &meta, &c.io, err, sizeof err)) {
     fprintf(stderr, "mnf: %s\n", err);
     return 1;
   }
+  printf("mnf: read %s in %.1f ms (%s)\n", c.input, mnf_now_ms() - t0,
+         c.io.use_gdal || !strstr(c.input, ".hdr") ? "GDAL" : "native ENVI reader");
   staged_files s;
   staged_init(&s);
   if (c.mode != MODE_MNF && !c.opt.skip_nonfinite) rc = mnf_check_finite(&img, c.input, err, sizeof err);
