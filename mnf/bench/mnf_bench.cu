@@ -1,7 +1,7 @@
 /* mnf-bench: reproduces Fang et al.'s Tables 5, 6, 7 and 8 on this GPU for
  * the paper's three AVIRIS-sized scenes (224 bands; 614x1087, 753x1924,
  * 781x6955), synthetic and int16, generated in memory.
- *   mnf-bench [--out DIR] [--scenes N] [--components M] [--serial-full N] [--profile-cov 3..8]
+ *   mnf-bench [--out DIR] [--scenes N] [--components M] [--serial-full N] [--profile-cov 3..10]
  * Kernel times: CUDA events, median of repeats after a warm-up (fewer
  * repeats for slow versions, see measure()). End to end: from the first
  * upload to the last download, CUDA events, buffer allocation excluded.
@@ -687,8 +687,8 @@ static double transfer_floor_ms(int scene, const mnf_image *img, int components,
   return su.min + sd.min;
 }
 
-/* --profile-cov V: one launch of covariance version V (3 to 8) on image 1,
- * for a profiler (ncu --kernel-name regex:cov_v). */
+/* --profile-cov V: one launch of covariance version V (3 to 8; 9 and 10:
+ * cov_fp64 by Dgemm and Dsyrk) on image 1, for a profiler. */
 static int profile_cov(int version)
 {
   synth_params p;
@@ -703,7 +703,14 @@ static int profile_cov(int version)
   CUDA_CHECK(cudaMemcpy(d_x, img.data, mnf_image_bytes(&img), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(d_sum, 0, sizeof(double) * BANDS * BANDS));
   gpu_matrix x = {d_x, ENVI_I16, BANDS, (long long)S, (long long)S};
-  (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : version == 5 ? cov_v5_gemm : version == 6 ? cov_v6_deferred : version == 7 ? cov_v7_occupancy : cov_v8_tensor)(&x, NULL, d_sum, 0);
+  if (version >= 9) { /* 9: cov_fp64 by Dgemm, 10: by Dsyrk (which kernels cuBLAS runs: DMMA or not) */
+    cov_fp64_create(&bench_fp64[version - 9], BANDS, (long long)S, version - 9, 0);
+    cov_fp64_add(&bench_fp64[version - 9], &x, NULL, d_sum, 0);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cov_fp64_destroy(&bench_fp64[version - 9]);
+  } else {
+    (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : version == 5 ? cov_v5_gemm : version == 6 ? cov_v6_deferred : version == 7 ? cov_v7_occupancy : cov_v8_tensor)(&x, NULL, d_sum, 0);
+  }
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaFree(d_x));
@@ -823,7 +830,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--serial-full")) serial_full_scenes = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..8]\n");
+      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10]\n");
       return 2;
     }
   }
