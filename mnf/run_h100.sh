@@ -9,7 +9,7 @@
 # versions listed in NCU (e.g. NCU="7 8"; none by default), then prints the
 # tables. SERIAL_FULL=N runs the serial version on the whole of the first N
 # images (image 1: about 50 s) instead of estimating it; EIG=1 runs
-# mnf-eig-bench too. Where the machine has no LAPACKE, the .deb files in
+# mnf-eig-bench too; TESTS_ONLY=1 stops after the tests. Where the machine has no LAPACKE, the .deb files in
 # .devdeps (scripts/fetch-device-deps.sh) are unpacked into a private
 # prefix. Run from the repository root. Copy OUT_DIR to mnf/data/<run>/.
 set -u
@@ -40,6 +40,10 @@ cmake --build $build -j16 --target mnf mnf-synth mnf-bench mnf-eig-bench test_mn
 phase built
 timeout 240 ctest --test-dir $build -R test_mnf --output-on-failure -V > "$out/ctest.log" 2>&1
 phase tested
+if [ "${TESTS_ONLY:-0}" = 1 ]; then
+  grep -E "kappa|on the GPU|Test +#|tests passed|passed, " "$out/ctest.log" | sed 's/^[0-9]*: //' | cut -c1-220
+  exit 0
+fi
 if [ "${EIG:-0}" = 1 ]; then timeout 60 $build/bin/mnf-eig-bench --out "$out" > "$out/eig_bench.md" 2>&1; fi
 timeout 330 $build/bin/mnf-bench --out "$out" --serial-full "${SERIAL_FULL:-0}" > "$out/bench.log" 2>&1
 phase benchmarked
@@ -63,7 +67,7 @@ for v in v7_occupancy v8_tensor; do
   rm -f "$out/sass.tmp"
 done >> "$out/build.log" 2>&1
 phase done
-grep -E "^kappa|on the GPU|Test +#|tests passed" "$out/ctest.log" | cut -c1-200
+grep -E "kappa|on the GPU|Test +#|tests passed" "$out/ctest.log" | sed 's/^[0-9]*: //' | cut -c1-200
 tail -n 3 "$out/ctest.log"
 cat "$out/fp64_kernels.txt" "$out/phases.log"
 if command -v gnuplot > /dev/null; then sh mnf/plot.sh "$out"; fi

@@ -124,7 +124,8 @@ void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc)
     double l = ref->lambda[m];
     if (l < 1.5) {
       acc->noise_floor++;
-      acc->noise_eig_rel = fmax(acc->noise_eig_rel, fabs(got->eigenvalues[m] - l) / l);
+      double e = fabs(got->eigenvalues[m] - l) / l;
+      acc->noise_eig_rel = isnan(e) ? INFINITY : fmax(acc->noise_eig_rel, e); /* fmax would skip a NaN */
     }
     int apart = (m == 0 || ref->lambda[m - 1] - l >= 0.01 * l) && (m == B - 1 || l - ref->lambda[m + 1] >= 0.01 * l);
     if (!apart) continue;
@@ -135,7 +136,7 @@ void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc)
       nb += ref->t[b * B + m] * ref->t[b * B + m];
     }
     acc->separated++;
-    acc->min_cos = fmin(acc->min_cos, fabs(dot) / sqrt(na * nb));
+    double c = fabs(dot) / sqrt(na * nb);
+    acc->min_cos = isnan(c) ? 0.0 : fmin(acc->min_cos, c);
   }
-  if (!isfinite(acc->noise_eig_rel)) acc->noise_eig_rel = INFINITY;
 }

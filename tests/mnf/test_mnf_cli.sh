@@ -101,6 +101,17 @@ expect_error "no interleave" "no 'interleave'" "$work/nol.hdr" -o "$work/x.hdr"
 check "--assume-interleave reads it" test -s "$work/nolout"
 grep -v '^byte order' "$work/f.hdr" > "$work/nob.hdr"; cp "$work/f" "$work/nob"
 expect_error "no byte order" "no 'byte order'" "$work/nob.hdr" -o "$work/x.hdr"
+# The same on CUDA-MNF where there is a GPU (skipped, and said so, where not).
+if "$bin/mnf" "$work/f.hdr" -o "$work/gd.hdr" --denoise 4 --impl gpu > /dev/null 2> "$work/err"; then
+  check "denoise on the GPU: the bands back" grep -q "^bands = 12" "$work/gd.hdr"
+  "$bin/mnf" apply "$work/f.stats" "$work/f.hdr" -o "$work/ga.hdr" --components 5 --impl gpu > /dev/null
+  check "apply on the GPU: 5 components" test "$(wc -c < "$work/ga")" -eq $((40 * 30 * 5 * 4))
+  "$bin/mnf" inverse "$work/f.stats" "$work/ga.hdr" -o "$work/gi.hdr" --impl gpu > /dev/null
+  check "inverse on the GPU: the bands back" test "$(wc -c < "$work/gi")" -eq $((40 * 30 * 12 * 4))
+else
+  check "no GPU: the one reason given" grep -q "no usable GPU" "$work/err"
+  echo "note: no usable GPU here: apply, inverse and denoise on CUDA-MNF not run"
+fi
 check "after all this, nothing half-written" test -z "$(ls "$work" | grep -e '^x' -e '\.tmp\.')"
 
 echo "$passed passed, $failed failed"

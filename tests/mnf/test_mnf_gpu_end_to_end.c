@@ -18,6 +18,7 @@ static double rel_diff(const double *a, const double *b, size_t n, size_t stride
 {
   double worst = 0, scale = 0;
   for (size_t i = 0; i < n; i++) {
+    if (isnan(a[i * stride])) return INFINITY; /* fmax would skip it */
     scale = fmax(scale, fabs(b[i * stride]));
     worst = fmax(worst, fabs(a[i * stride] - b[i * stride]));
   }
@@ -139,6 +140,7 @@ static void check_close(const char *label, int noise, const mnf_result *ref, con
     tcol = fmax(tcol, rel_diff(got->transform + m, ref->transform + m, B, B));
     double worst = 0, scale = 0;
     for (size_t k = 0; k < S; k++) {
+      if (isnan(got->components_data[m * S + k])) worst = INFINITY; /* fmax would skip a NaN */
       worst = fmax(worst, fabs(got->components_data[m * S + k] - ref->components_data[m * S + k]));
       scale = fmax(scale, fabs(ref->components_data[m * S + k]));
     }

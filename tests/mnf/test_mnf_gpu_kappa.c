@@ -55,10 +55,16 @@ static void kappa_case(double kappa, int type, int impl, int noise, int must_pas
   mnf_image_free(&img);
 }
 
+/* Largest difference over the largest value; infinite where a holds a NaN
+ * (the poison: an output never written), since fmax would skip it. */
 static double max_rel(const float *a, const float *b, size_t n)
 {
   double worst = 0, scale = 0;
-  for (size_t i = 0; i < n; i++) worst = fmax(worst, fabs((double)a[i] - b[i])), scale = fmax(scale, fabs((double)b[i]));
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(a[i]) || isnan(b[i])) return INFINITY;
+    worst = fmax(worst, fabs((double)a[i] - b[i]));
+    scale = fmax(scale, fabs((double)b[i]));
+  }
   return worst / scale;
 }
 
