@@ -2,8 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "image_io.h"
+#include "mnf_internal.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,15 +16,6 @@
 #include <cpl_string.h>
 #include <gdal.h>
 #endif
-
-static int fail(char *err, size_t err_size, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  if (err && err_size) vsnprintf(err, err_size, fmt, ap);
-  va_end(ap);
-  return -1;
-}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -113,24 +104,24 @@ static int gdal_read(const char *path, mnf_image *img, image_meta *meta, const i
   gdal_start();
   CPLErrorReset();
   GDALDatasetH ds = GDALOpen(path, GA_ReadOnly);
-  if (!ds) return fail(err, err_size, "%s: GDAL cannot open it: %s", path, CPLGetLastErrorMsg());
+  if (!ds) return mnf_fail(err, err_size, "%s: GDAL cannot open it: %s", path, CPLGetLastErrorMsg());
   int W = GDALGetRasterXSize(ds), H = GDALGetRasterYSize(ds), B = GDALGetRasterCount(ds), rc = 0;
   if (B == 0) {
     char **sub = GDALGetMetadata(ds, "SUBDATASETS");
     const char *first = sub ? CSLFetchNameValue(sub, "SUBDATASET_1_NAME") : NULL;
-    rc = first ? fail(err, err_size, "%s: has no bands itself; name one of its arrays, e.g. %s", path, first)
-               : fail(err, err_size, "%s: has no raster bands", path);
+    rc = first ? mnf_fail(err, err_size, "%s: has no bands itself; name one of its arrays, e.g. %s", path, first)
+               : mnf_fail(err, err_size, "%s: has no raster bands", path);
   }
   int type = B ? type_from_gdal(GDALGetRasterDataType(GDALGetRasterBand(ds, 1))) : ENVI_F32;
   for (int b = 2; rc == 0 && b <= B; b++)
     if (type_from_gdal(GDALGetRasterDataType(GDALGetRasterBand(ds, b))) != type) type = ENVI_F32;
-  if (rc == 0 && mnf_image_alloc(img, W, H, B, type, o->alloc)) rc = fail(err, err_size, "%s: out of memory", path);
+  if (rc == 0 && mnf_image_alloc(img, W, H, B, type, o->alloc)) rc = mnf_fail(err, err_size, "%s: out of memory", path);
   size_t band_bytes = (size_t)W * H * envi_type_size(type);
   for (int b = 0; rc == 0 && b < B; b++) {
     GDALRasterBandH band = GDALGetRasterBand(ds, b + 1);
     if (GDALRasterIO(band, GF_Read, 0, 0, W, H, (char *)img->data + b * band_bytes, W, H, gdal_from_type(type), 0, 0) !=
         CE_None)
-      rc = fail(err, err_size, "%s: GDAL read error in band %d: %s", path, b + 1, CPLGetLastErrorMsg());
+      rc = mnf_fail(err, err_size, "%s: GDAL read error in band %d: %s", path, b + 1, CPLGetLastErrorMsg());
   }
   if (rc == 0) read_georef(ds, meta);
   if (rc) mnf_image_free(img);
@@ -176,17 +167,17 @@ static int gdal_write_staged(const char *path, const mnf_image *img, const image
   int tiff = is_tiff(path);
   char header[4096], data[4096], temp[4200], temp_header[4300];
   if (tiff) snprintf(data, sizeof data, "%s", path);
-  else if (envi_output_paths(path, header, data, sizeof data)) return fail(err, err_size, "%s: path too long", path);
+  else if (envi_output_paths(path, header, data, sizeof data)) return mnf_fail(err, err_size, "%s: path too long", path);
   GDALDriverH driver = GDALGetDriverByName(tiff ? "GTiff" : "ENVI");
-  if (!driver) return fail(err, err_size, "%s: this GDAL has no %s driver", path, tiff ? "GTiff" : "ENVI");
-  if (staged_name(s, data, temp, sizeof temp)) return fail(err, err_size, "%s: cannot write here", data);
+  if (!driver) return mnf_fail(err, err_size, "%s: this GDAL has no %s driver", path, tiff ? "GTiff" : "ENVI");
+  if (staged_name(s, data, temp, sizeof temp)) return mnf_fail(err, err_size, "%s: cannot write here", data);
   snprintf(temp_header, sizeof temp_header, "%s.hdr", temp);
   CPLErrorReset();
   /* GDAL's ENVI driver would otherwise put the header at the temporary
    * name with its last extension replaced. */
   char *envi_options[] = {(char *)"SUFFIX=ADD", NULL};
   GDALDatasetH ds = GDALCreate(driver, temp, img->samples, img->lines, img->bands, GDT_Float32, tiff ? NULL : envi_options);
-  if (!ds) return fail(err, err_size, "%s: cannot write: %s", data, CPLGetLastErrorMsg());
+  if (!ds) return mnf_fail(err, err_size, "%s: cannot write: %s", data, CPLGetLastErrorMsg());
   int rc = 0;
   if (meta->has_geotransform) rc |= GDALSetGeoTransform(ds, (double *)meta->geotransform) != CE_None;
   if (meta->wkt) rc |= GDALSetProjection(ds, meta->wkt) != CE_None;
@@ -205,7 +196,7 @@ static int gdal_write_staged(const char *path, const mnf_image *img, const image
   if (!tiff && rc == 0 && (access(temp_header, F_OK) != 0 || staged_adopt(s, temp_header, header))) rc = 1;
   if (rc) {
     unlink(temp_header);
-    return fail(err, err_size, "%s: GDAL write failed: %s", data, CPLGetLastErrorMsg());
+    return mnf_fail(err, err_size, "%s: GDAL write failed: %s", data, CPLGetLastErrorMsg());
   }
   return 0;
 }
@@ -234,7 +225,7 @@ int image_io_read(const char *path, mnf_image *img, image_meta *meta, const imag
   if (ends_with(path, ".hdr") && envi_find_data_file(path, data, sizeof data, err, err_size)) return -1;
   return gdal_read(ends_with(path, ".hdr") ? data : path, img, meta, o, err, err_size);
 #else
-  return fail(err, err_size, "%s: not an ENVI header (.hdr), and this build has no GDAL for other formats", path);
+  return mnf_fail(err, err_size, "%s: not an ENVI header (.hdr), and this build has no GDAL for other formats", path);
 #endif
 }
 
@@ -249,6 +240,6 @@ int image_io_write_staged(const char *path, const mnf_image *img, const image_me
 #ifdef MNF_WITH_GDAL
   return gdal_write_staged(path, img, meta, s, err, err_size);
 #else
-  return fail(err, err_size, "%s: writing GeoTIFF needs GDAL, which this build lacks", path);
+  return mnf_fail(err, err_size, "%s: writing GeoTIFF needs GDAL, which this build lacks", path);
 #endif
 }

@@ -1,11 +1,15 @@
 /* The independent float64 MNF of the tests (mnf_reference.h). */
 #include "mnf_reference.h"
 
+#include <stdio.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <lapacke.h>
+
+#include "synth.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -139,4 +143,32 @@ void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc)
     double c = fabs(dot) / sqrt(na * nb);
     acc->min_cos = isnan(c) ? 0.0 : fmin(acc->min_cos, c);
   }
+}
+
+int ref_kappa_case(int w, int h, int b, double kappa, int type, int impl, int noise, ref_accuracy *acc,
+                   double *measured_kappa, char *err, size_t err_size)
+{
+  synth_params p;
+  mnf_image img;
+  synth_defaults(&p, w, h, b, type, 31);
+  if (synth_noise_for_kappa(&p, kappa) || synth_generate(&p, &img, NULL)) {
+    snprintf(err, err_size, "cannot make the scene");
+    return -1;
+  }
+  ref_mnf ref;
+  mnf_options opt = {0, noise, impl, 0, 0, 1};
+  mnf_result r;
+  int rc = ref_mnf_run(&img, noise, &ref) == 0 ? mnf_run(&img, &opt, &r, err, err_size) : -1;
+  if (rc == 0) {
+    ref_compare(&ref, &r, acc);
+    *measured_kappa = ref.kappa;
+    printf("kappa %-8.2g (measured %.3g) %-7s %-11s %-7s noise-floor eigenvalues (%d): max rel. error %.2e; "
+           "separated components (%d): min |cos| %.9f\n",
+           kappa, ref.kappa, envi_type_name(type), mnf_impl_name(impl), mnf_noise_name(noise), acc->noise_floor,
+           acc->noise_eig_rel, acc->separated, acc->min_cos);
+    mnf_result_free(&r);
+  }
+  ref_mnf_free(&ref);
+  mnf_image_free(&img);
+  return rc;
 }

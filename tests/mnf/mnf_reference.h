@@ -37,4 +37,10 @@ typedef struct ref_accuracy {
 } ref_accuracy;
 void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc);
 
+/* One kappa case: a W x H x B scene of the type at about kappa (seed 31),
+ * the MNF by impl against the reference. Prints one line; 0, or -1 with
+ * err when the run failed. */
+int ref_kappa_case(int w, int h, int b, double kappa, int type, int impl, int noise, ref_accuracy *acc,
+                   double *measured_kappa, char *err, size_t err_size);
+
 #endif
