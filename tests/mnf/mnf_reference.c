@@ -145,13 +145,18 @@ void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc)
   }
 }
 
+int ref_kappa_scene(int w, int h, int b, double kappa, int type, mnf_image *img)
+{
+  synth_params p;
+  synth_defaults(&p, w, h, b, type, 31);
+  return synth_noise_for_kappa(&p, kappa) || synth_generate(&p, img, NULL) ? -1 : 0;
+}
+
 int ref_kappa_case(int w, int h, int b, double kappa, int type, int impl, int noise, ref_accuracy *acc,
                    double *measured_kappa, char *err, size_t err_size)
 {
-  synth_params p;
   mnf_image img;
-  synth_defaults(&p, w, h, b, type, 31);
-  if (synth_noise_for_kappa(&p, kappa) || synth_generate(&p, &img, NULL)) {
+  if (ref_kappa_scene(w, h, b, kappa, type, &img)) {
     snprintf(err, err_size, "cannot make the scene");
     return -1;
   }

@@ -37,6 +37,8 @@ typedef struct ref_accuracy {
 } ref_accuracy;
 void ref_compare(const ref_mnf *ref, const mnf_result *got, ref_accuracy *acc);
 
+/* A w x h x b scene of the type at about kappa (seed 31); 0, or -1. */
+int ref_kappa_scene(int w, int h, int b, double kappa, int type, mnf_image *img);
 /* One kappa case: a W x H x B scene of the type at about kappa (seed 31),
  * the MNF by impl against the reference. Prints one line; 0, or -1 with
  * err when the run failed. */

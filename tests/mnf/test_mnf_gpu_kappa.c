@@ -19,14 +19,6 @@
 
 enum { W = 96, H = 80, B = 24 };
 
-static void scene(double kappa, int type, mnf_image *img)
-{
-  synth_params p;
-  synth_defaults(&p, W, H, B, type, 31);
-  CHECK(synth_noise_for_kappa(&p, kappa) == 0);
-  CHECK(synth_generate(&p, img, NULL) == 0);
-}
-
 /* must_pass 0: the FP32 baselines, printed and not held to the targets. */
 static void kappa_case(double kappa, int type, int impl, int noise, int must_pass)
 {
@@ -63,7 +55,7 @@ static double max_rel(const float *a, const float *b, size_t n)
 static void maps_on_gpu(int type)
 {
   mnf_image img;
-  scene(1e6, type, &img);
+  CHECK(ref_kappa_scene(W, H, B, 1e6, type, &img) == 0);
   mnf_options opt = {0, MNF_NOISE_DIAG, MNF_IMPL_GPU, 0, 0, 1};
   mnf_result r;
   char err[512];

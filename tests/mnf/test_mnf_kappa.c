@@ -21,14 +21,6 @@
 
 enum { W = 96, H = 80, B = 24 };
 
-static void kappa_scene(double kappa, int type, mnf_image *img)
-{
-  synth_params p;
-  synth_defaults(&p, W, H, B, type, 31);
-  CHECK(synth_noise_for_kappa(&p, kappa) == 0);
-  CHECK(synth_generate(&p, img, NULL) == 0);
-}
-
 static void test_kappa(int impl)
 {
   static const double kappas[3] = {1e4, 1e6, 1e8};
@@ -155,7 +147,7 @@ static void test_denoise(int impl)
 static void test_stats_apply_inverse(void)
 {
   mnf_image img;
-  kappa_scene(1e5, ENVI_F32, &img);
+  CHECK(ref_kappa_scene(W, H, B, 1e5, ENVI_F32, &img) == 0);
   mnf_options opt = {0, MNF_NOISE_SHIFT, MNF_IMPL_CPU, 0, 0, 0};
   mnf_result r, back;
   char err[512], path[] = "/tmp/test_mnf_stats.XXXXXX";
@@ -220,7 +212,7 @@ static void test_stats_apply_inverse(void)
 static void test_nonfinite(void)
 {
   mnf_image img;
-  kappa_scene(1e5, ENVI_F32, &img);
+  CHECK(ref_kappa_scene(W, H, B, 1e5, ENVI_F32, &img) == 0);
   size_t S = mnf_image_pixels(&img);
   float *v = img.data;
   v[1 * S + 6 * W + 4] = NAN;     /* band 2, sample 5, line 7 */
