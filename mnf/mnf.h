@@ -7,7 +7,9 @@
  * X is the image as a bands x pixels matrix (BSQ). Components come in
  * decreasing order of lambda = 1 + SNR (the noise-whitened variance).
  * Sign convention: each column of T has its largest-magnitude entry
- * positive, so every implementation returns the same components. */
+ * positive, so every implementation returns the same components. By
+ * default S8 centres the image first, Z = T^T (X - mean), as ENVI and SPy
+ * do; mnf_options.raw_output gives equation 8's Z = T^T X. */
 #ifndef MNF_MNF_H
 #define MNF_MNF_H
 
@@ -19,7 +21,12 @@
 extern "C" {
 #endif
 
-enum mnf_noise { MNF_NOISE_MEDIAN3, MNF_NOISE_MEAN3, MNF_NOISE_DIFF };
+/* Noise estimates (S1), each scaled so white noise of variance s^2 gives
+ * s^2: median3 X - median of 3x3; mean3 X - mean of 3x3; diff X(x,y) -
+ * X(x+1,y); shift (ENVI's shift difference) X - (right + above) / 2, the
+ * last column and first row left out; diag (SPy's default) X(x,y) -
+ * X(x+1,y+1), the last column and row left out. */
+enum mnf_noise { MNF_NOISE_MEDIAN3, MNF_NOISE_MEAN3, MNF_NOISE_DIFF, MNF_NOISE_SHIFT, MNF_NOISE_DIAG, MNF_NOISES };
 
 enum mnf_impl {
   MNF_IMPL_SERIAL,      /* plain single-thread C, the speed-up baseline */
@@ -33,14 +40,20 @@ enum mnf_impl {
 enum { MNF_STEPS = 8 };
 
 typedef struct mnf_options {
-  int components;   /* M; 0 means all bands */
-  int noise;        /* enum mnf_noise */
-  int impl;         /* enum mnf_impl */
+  int components;     /* M; 0 means all bands; more than the bands is an error */
+  int noise;          /* enum mnf_noise */
+  int impl;           /* enum mnf_impl */
+  int raw_output;     /* 1: Z = T^T X as stored, not centred */
+  int skip_nonfinite; /* 1: pixels with a NaN or Inf in any band are left out of the statistics
+                         (their components are NaN); 0: such an image is refused. serial and cpu only */
+  int stats_only;     /* 1: S1-S7 only, no components (components_data stays NULL) */
 } mnf_options;
 
 typedef struct mnf_result {
   int bands, components;
   size_t pixels;
+  size_t noise_pixels;   /* pixels with a noise estimate (shift and diag leave edges out) */
+  size_t valid_pixels;   /* pixels in the statistics (all but non-finite ones) */
   double *band_mean;     /* bands */
   double *noise_cov;     /* C_N, bands x bands */
   double *data_cov;      /* C_D, bands x bands */
@@ -60,6 +73,14 @@ int mnf_noise_from_name(const char *name);   /* -1 if unknown */
 int mnf_impl_from_name(const char *name);    /* -1 if unknown */
 const char *mnf_step_name(int step);
 
+/* Non-finite values of a float32 image: their count, and the first one's
+ * band, pixel and kind. 0 when there are none (and for integer types). */
+size_t mnf_find_nonfinite(const mnf_image *img, int *band, size_t *pixel, int *is_nan);
+/* The one-line refusal of an image with non-finite values ("IN: 3 NaN or
+ * Inf values; the first, NaN, in band 2 at sample 5, line 7"); 0 when there
+ * are none, else -1 with the line in err. */
+int mnf_check_finite(const mnf_image *img, const char *name, char *err, size_t err_size);
+
 /* Runs the MNF rotation. Returns 0, or -1 with a one-line reason in err
  * (image smaller than 3x3, constant band k, singular noise covariance,
  * no GPU, out of memory). Free the result with mnf_result_free. */
@@ -67,15 +88,54 @@ int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *e
 void mnf_result_free(mnf_result *r);
 
 /* The JSON report: eigenvalues, SNR, noise fractions, the M used columns of
- * T, timings per step. Written through a temp file + rename. */
-int mnf_write_report(const char *path, const char *input, const mnf_image *img,
-                     const mnf_options *opt, const mnf_result *r, char *err, size_t err_size);
+ * T, timings per step. Staged in s (written when s is committed). */
+int mnf_write_report(const char *path, const char *input, const mnf_image *img, const mnf_options *opt,
+                     const mnf_result *r, staged_files *s, char *err, size_t err_size);
+
+/* ---- the statistics file (sidecar), and applying a saved transform ---- */
+
+/* What `mnf apply` and `mnf inverse` need of a run: bands, noise estimate,
+ * pixels, band means, C_N, eigenvalues and T (in r), and the input's kept
+ * header fields (wavelength, units, fwhm, band names, map info). The
+ * format is documented in mnf/README.md. Staged in s. */
+int mnf_write_stats(const char *path, const mnf_result *r, int noise, const envi_meta *meta, staged_files *s,
+                    char *err, size_t err_size);
+/* Reads a statistics file into r (components_data NULL) and meta (may be
+ * NULL); 0, or -1 with a one-line error naming the file. */
+int mnf_read_stats(const char *path, mnf_result *r, int *noise, envi_meta *meta, char *err, size_t err_size);
+
+/* A linear map per pixel, out = A x + offset (A out_bands x in_bands,
+ * row-major, float; offset in double). */
+typedef struct mnf_map {
+  int in_bands, out_bands;
+  float *a;
+  double *offset;
+} mnf_map;
+
+enum mnf_map_kind {
+  MNF_MAP_FORWARD, /* Z = T_K^T (X - mean): K components of a saved transform */
+  MNF_MAP_INVERSE, /* X = mean + (C_N T)_K Z: back from K components (C_N T inverts T^T) */
+  MNF_MAP_DENOISE  /* the two in one: X' = mean + (C_N T_K) T_K^T (X - mean) */
+};
+/* The map of a kind for the first k components of r (raw: no means, for
+ * images made with raw_output). 0, or -1 out of memory. */
+int mnf_map_make(mnf_map *m, const mnf_result *r, int kind, int k, int raw);
+void mnf_map_free(mnf_map *m);
+/* out (out_bands x pixels, BSQ) = the map applied to every pixel of img,
+ * by impl (serial, cpu, or gpu: CUDA-MNF's transform kernel, the image
+ * streamed through the GPU in chunks). *ms: the time, transfers included.
+ * 0, or -1 with err. */
+int mnf_apply_map(const mnf_image *img, const mnf_map *m, int impl, float *out, double *ms, char *err, size_t err_size);
+
 
 /* The GPU implementations live in libmnf_gpu (C linkage); mnf_run calls
  * them through this hook so that libmnf itself needs no CUDA. */
 typedef int (*mnf_gpu_runner)(const mnf_image *img, const mnf_options *opt, mnf_result *r,
                               char *err, size_t err_size);
 void mnf_set_gpu_runner(mnf_gpu_runner runner);
+typedef int (*mnf_gpu_map_runner)(const mnf_image *img, const mnf_map *m, float *out, double *ms, char *err,
+                                  size_t err_size);
+void mnf_set_gpu_map_runner(mnf_gpu_map_runner runner);
 
 #ifdef __cplusplus
 }

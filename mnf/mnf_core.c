@@ -16,8 +16,10 @@
 #include <lapacke.h>
 
 static mnf_gpu_runner gpu_runner;
+static mnf_gpu_map_runner gpu_map_runner;
 
 void mnf_set_gpu_runner(mnf_gpu_runner runner) { gpu_runner = runner; }
+void mnf_set_gpu_map_runner(mnf_gpu_map_runner runner) { gpu_map_runner = runner; }
 
 double mnf_now_ms(void)
 {
@@ -35,19 +37,19 @@ int mnf_fail(char *err, size_t err_size, const char *fmt, ...)
   return -1;
 }
 
-static const char *noise_names[] = {"median3", "mean3", "diff"};
+static const char *noise_names[MNF_NOISES] = {"median3", "mean3", "diff", "shift", "diag"};
 static const char *impl_names[] = {"serial", "cpu", "gpu-naive", "gpu", "cublas", "cublas-gemm"};
 static const char *step_names[] = {"S1 noise filter", "S2 noise covariance", "S3 eig(C_N), P",
                                    "S4 data covariance", "S5 C_adj = P^T C_D P", "S6 eig(C_adj)",
                                    "S7 T = P V", "S8 Z = T^T X"};
 
-const char *mnf_noise_name(int noise) { return noise >= 0 && noise < 3 ? noise_names[noise] : "?"; }
+const char *mnf_noise_name(int noise) { return noise >= 0 && noise < MNF_NOISES ? noise_names[noise] : "?"; }
 const char *mnf_impl_name(int impl) { return impl >= 0 && impl < 6 ? impl_names[impl] : "?"; }
 const char *mnf_step_name(int step) { return step >= 0 && step < MNF_STEPS ? step_names[step] : "?"; }
 
 int mnf_noise_from_name(const char *name)
 {
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < MNF_NOISES; i++)
     if (!strcmp(name, noise_names[i])) return i;
   return -1;
 }
@@ -88,16 +90,16 @@ int mnf_result_alloc(mnf_result *r, const mnf_image *img, const mnf_options *opt
   int B = img->bands;
   r->bands = B;
   r->components = opt->components > 0 && opt->components < B ? opt->components : B;
-  r->pixels = mnf_image_pixels(img);
+  r->pixels = r->noise_pixels = r->valid_pixels = mnf_image_pixels(img);
   size_t bb = (size_t)B * B;
   r->band_mean = calloc(B, sizeof(double));
   r->noise_cov = calloc(bb, sizeof(double));
   r->data_cov = calloc(bb, sizeof(double));
   r->eigenvalues = calloc(B, sizeof(double));
   r->transform = calloc(bb, sizeof(double));
-  r->components_data = malloc(sizeof(float) * r->components * r->pixels);
+  if (!opt->stats_only) r->components_data = malloc(sizeof(float) * r->components * r->pixels);
   if (!r->band_mean || !r->noise_cov || !r->data_cov || !r->eigenvalues || !r->transform ||
-      !r->components_data) {
+      (!opt->stats_only && !r->components_data)) {
     mnf_result_free(r);
     return -1;
   }
@@ -117,10 +119,10 @@ void mnf_load_row(const mnf_image *img, int band, int y, float *out)
   }
 }
 
-static float median9(float *v)
+static double median9(double *v)
 {
   for (int i = 1; i < 9; i++) {
-    float t = v[i];
+    double t = v[i];
     int j = i;
     for (; j > 0 && v[j - 1] > t; j--) v[j] = v[j - 1];
     v[j] = t;
@@ -130,31 +132,132 @@ static float median9(float *v)
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-void mnf_noise_rows(const mnf_image *img, int noise, int band, int row0, int nrows, float *out)
+static int pixel_ok(const mnf_image *img, const unsigned char *valid, int x, int y)
+{
+  return !valid || valid[(size_t)y * img->samples + x];
+}
+
+int mnf_noise_defined(const mnf_image *img, int noise, const unsigned char *valid, int x, int y)
+{
+  int W = img->samples, H = img->lines;
+  switch (noise) {
+  case MNF_NOISE_DIFF: return pixel_ok(img, valid, x, y) && pixel_ok(img, valid, x + 1 < W ? x + 1 : x - 1, y);
+  case MNF_NOISE_SHIFT:
+    return x + 1 < W && y > 0 && pixel_ok(img, valid, x, y) && pixel_ok(img, valid, x + 1, y) && pixel_ok(img, valid, x, y - 1);
+  case MNF_NOISE_DIAG: return x + 1 < W && y + 1 < H && pixel_ok(img, valid, x, y) && pixel_ok(img, valid, x + 1, y + 1);
+  default:
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++)
+        if (!pixel_ok(img, valid, clampi(x + dx, 0, W - 1), clampi(y + dy, 0, H - 1))) return 0;
+    return 1;
+  }
+}
+
+size_t mnf_noise_count(const mnf_image *img, int noise, const unsigned char *valid)
+{
+  size_t n = 0;
+  for (int y = 0; y < img->lines; y++)
+    for (int x = 0; x < img->samples; x++) n += mnf_noise_defined(img, noise, valid, x, y) != 0;
+  return n;
+}
+
+/* One image row of a band as doubles, edge rows replicated. */
+static void load_row_double(const mnf_image *img, int band, int y, double *out)
+{
+  y = clampi(y, 0, img->lines - 1);
+  size_t start = ((size_t)band * img->lines + y) * img->samples;
+  for (int x = 0; x < img->samples; x++) out[x] = mnf_image_value(img, start + x);
+}
+
+void mnf_noise_rows(const mnf_image *img, int noise, const unsigned char *valid, int band, int row0, int nrows,
+                    double *out)
 {
   int W = img->samples;
-  float *rows = malloc(sizeof(float) * 3 * W);
+  double *rows = malloc(sizeof(double) * 3 * W);
   if (!rows) abort(); /* three image rows; nothing sensible is left to do */
   for (int r = 0; r < nrows; r++) {
     int y = row0 + r;
-    float *above = rows, *here = rows + W, *below = rows + 2 * W, *dst = out + (size_t)r * W;
-    mnf_load_row(img, band, clampi(y - 1, 0, img->lines - 1), above);
-    mnf_load_row(img, band, y, here);
-    mnf_load_row(img, band, clampi(y + 1, 0, img->lines - 1), below);
+    double *above = rows, *here = rows + W, *below = rows + 2 * W, *dst = out + (size_t)r * W;
+    load_row_double(img, band, y - 1, above);
+    load_row_double(img, band, y, here);
+    load_row_double(img, band, y + 1, below);
     for (int x = 0; x < W; x++) {
       int xl = clampi(x - 1, 0, W - 1), xr = clampi(x + 1, 0, W - 1);
-      if (noise == MNF_NOISE_DIFF) {
+      if (!mnf_noise_defined(img, noise, valid, x, y)) {
+        dst[x] = 0.0;
+      } else if (noise == MNF_NOISE_DIFF) {
         dst[x] = (here[x] - here[x + 1 < W ? x + 1 : x - 1]) * MNF_DIFF_SCALE;
+      } else if (noise == MNF_NOISE_SHIFT) {
+        dst[x] = (here[x] - 0.5 * (here[x + 1] + above[x])) * MNF_SHIFT_SCALE;
+      } else if (noise == MNF_NOISE_DIAG) {
+        dst[x] = (here[x] - below[x + 1]) * MNF_DIFF_SCALE;
       } else if (noise == MNF_NOISE_MEAN3) {
-        float s = above[xl] + above[x] + above[xr] + here[xl] + here[x] + here[xr] + below[xl] + below[x] + below[xr];
-        dst[x] = (here[x] - s * (1.0f / 9.0f)) * MNF_MEAN3_SCALE;
+        double s = above[xl] + above[x] + above[xr] + here[xl] + here[x] + here[xr] + below[xl] + below[x] + below[xr];
+        dst[x] = (here[x] - s / 9.0) * MNF_MEAN3_SCALE;
       } else {
-        float v[9] = {above[xl], above[x], above[xr], here[xl], here[x], here[xr], below[xl], below[x], below[xr]};
-        dst[x] = here[x] - median9(v);
+        double v[9] = {above[xl], above[x], above[xr], here[xl], here[x], here[xr], below[xl], below[x], below[xr]};
+        dst[x] = (here[x] - median9(v)) * MNF_MEDIAN3_SCALE;
       }
     }
   }
   free(rows);
+}
+
+size_t mnf_find_nonfinite(const mnf_image *img, int *band, size_t *pixel, int *is_nan)
+{
+  if (img->data_type != ENVI_F32) return 0;
+  const float *v = img->data;
+  size_t S = mnf_image_pixels(img), total = S * img->bands, count = 0;
+  for (size_t i = 0; i < total; i++)
+    if (!isfinite(v[i])) {
+      if (count++ == 0) *band = (int)(i / S), *pixel = i % S, *is_nan = isnan(v[i]) != 0;
+    }
+  return count;
+}
+
+int mnf_check_finite(const mnf_image *img, const char *name, char *err, size_t err_size)
+{
+  int band = 0, is_nan = 0;
+  size_t pixel = 0, count = mnf_find_nonfinite(img, &band, &pixel, &is_nan);
+  if (count == 0) return 0;
+  return mnf_fail(err, err_size, "%s%s%zu NaN or Inf value%s; the first, %s, in band %d at sample %zu, line %zu "
+                  "(--ignore-nonfinite leaves such pixels out)", name ? name : "", name ? ": " : "", count, count > 1 ? "s" : "",
+                  is_nan ? "NaN" : "Inf", band + 1, pixel % img->samples + 1, pixel / img->samples + 1);
+}
+
+int mnf_prepare(const mnf_image *img, const mnf_options *opt, unsigned char **valid, char *err, size_t err_size)
+{
+  *valid = NULL;
+  if (mnf_check_image(img, err, err_size)) return -1;
+  if (opt->noise < 0 || opt->noise >= MNF_NOISES) return mnf_fail(err, err_size, "unknown noise estimate %d", opt->noise);
+  if (opt->components < 0 || opt->components > img->bands)
+    return mnf_fail(err, err_size, "--components %d: the image has %d bands", opt->components, img->bands);
+  int band, is_nan;
+  size_t pixel;
+  if (mnf_find_nonfinite(img, &band, &pixel, &is_nan) == 0) return 0;
+  if (!opt->skip_nonfinite) return mnf_check_finite(img, NULL, err, err_size);
+  if (opt->impl != MNF_IMPL_SERIAL && opt->impl != MNF_IMPL_CPU)
+    return mnf_fail(err, err_size, "leaving out NaN/Inf pixels needs --impl serial or cpu");
+  size_t S = mnf_image_pixels(img);
+  unsigned char *ok = malloc(S);
+  if (!ok) return mnf_fail(err, err_size, "out of memory");
+  const float *v = img->data;
+  for (size_t k = 0; k < S; k++) {
+    ok[k] = 1;
+    for (int b = 0; b < img->bands && ok[k]; b++) ok[k] = isfinite(v[(size_t)b * S + k]) != 0;
+  }
+  *valid = ok;
+  return 0;
+}
+
+void mnf_component_offsets(const mnf_result *r, const mnf_options *opt, double *offset)
+{
+  int B = r->bands;
+  for (int m = 0; m < r->components; m++) {
+    double o = 0.0;
+    for (int b = 0; !opt->raw_output && b < B; b++) o += r->transform[(size_t)b * B + m] * r->band_mean[b];
+    offset[m] = o;
+  }
 }
 
 void mnf_mirror_lower(double *c, int n)
@@ -268,18 +371,90 @@ done:
 int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size)
 {
   memset(r, 0, sizeof *r);
-  if (mnf_check_image(img, err, err_size)) return -1;
-  if (opt->noise < MNF_NOISE_MEDIAN3 || opt->noise > MNF_NOISE_DIFF)
-    return mnf_fail(err, err_size, "unknown noise estimate %d", opt->noise);
+  unsigned char *valid;
+  if (mnf_prepare(img, opt, &valid, err, err_size)) return -1;
+  int rc;
   switch (opt->impl) {
-  case MNF_IMPL_SERIAL: return mnf_run_serial(img, opt, r, err, err_size);
-  case MNF_IMPL_CPU: return mnf_run_cpu(img, opt, r, err, err_size);
+  case MNF_IMPL_SERIAL: rc = mnf_run_serial(img, opt, valid, r, err, err_size); break;
+  case MNF_IMPL_CPU: rc = mnf_run_cpu(img, opt, valid, r, err, err_size); break;
   case MNF_IMPL_GPU_NAIVE:
   case MNF_IMPL_GPU:
   case MNF_IMPL_CUBLAS:
   case MNF_IMPL_CUBLAS_GEMM:
-    if (!gpu_runner) return mnf_fail(err, err_size, "this build has no GPU implementations");
-    return gpu_runner(img, opt, r, err, err_size);
-  default: return mnf_fail(err, err_size, "unknown implementation %d", opt->impl);
+    rc = gpu_runner ? gpu_runner(img, opt, r, err, err_size) : mnf_fail(err, err_size, "this build has no GPU implementations");
+    break;
+  default: rc = mnf_fail(err, err_size, "unknown implementation %d", opt->impl); break;
   }
+  free(valid);
+  return rc;
+}
+
+/* ---- maps: apply, inverse, denoise -------------------------------------- */
+
+void mnf_map_free(mnf_map *m)
+{
+  free(m->a);
+  free(m->offset);
+  memset(m, 0, sizeof *m);
+}
+
+int mnf_map_make(mnf_map *m, const mnf_result *r, int kind, int k, int raw)
+{
+  int B = r->bands;
+  memset(m, 0, sizeof *m);
+  m->in_bands = kind == MNF_MAP_INVERSE ? k : B;
+  m->out_bands = kind == MNF_MAP_FORWARD ? k : B;
+  double *a = calloc((size_t)m->out_bands * m->in_bands, sizeof(double));
+  double *back = malloc(sizeof(double) * B * k); /* (C_N T)_K, B x k: the inverse of T_K^T on the components */
+  m->a = malloc(sizeof(float) * m->out_bands * m->in_bands);
+  m->offset = calloc(m->out_bands, sizeof(double));
+  if (!a || !back || !m->a || !m->offset) {
+    free(a), free(back), mnf_map_free(m);
+    return -1;
+  }
+  for (int i = 0; i < B; i++)
+    for (int c = 0; c < k; c++) {
+      double s = 0.0;
+      for (int j = 0; j < B; j++) s += r->noise_cov[(size_t)i * B + j] * r->transform[(size_t)j * B + c];
+      back[(size_t)i * k + c] = s;
+    }
+  if (kind == MNF_MAP_FORWARD) {
+    for (int c = 0; c < k; c++)
+      for (int b = 0; b < B; b++) a[(size_t)c * B + b] = r->transform[(size_t)b * B + c];
+  } else if (kind == MNF_MAP_INVERSE) {
+    memcpy(a, back, sizeof(double) * B * k);
+  } else {
+    for (int i = 0; i < B; i++)
+      for (int c = 0; c < k; c++)
+        for (int b = 0; b < B; b++) a[(size_t)i * B + b] += back[(size_t)i * k + c] * r->transform[(size_t)b * B + c];
+  }
+  /* out = A (x - mean_in) + mean_out, written as A x + offset. */
+  for (int o = 0; o < m->out_bands && !raw; o++) {
+    double s = kind == MNF_MAP_FORWARD ? 0.0 : r->band_mean[o];
+    for (int i = 0; kind != MNF_MAP_INVERSE && i < m->in_bands; i++) s -= a[(size_t)o * m->in_bands + i] * r->band_mean[i];
+    m->offset[o] = s;
+  }
+  for (size_t i = 0; i < (size_t)m->out_bands * m->in_bands; i++) m->a[i] = (float)a[i];
+  free(a);
+  free(back);
+  return 0;
+}
+
+int mnf_apply_map(const mnf_image *img, const mnf_map *m, int impl, float *out, double *ms, char *err, size_t err_size)
+{
+  if (img->bands != m->in_bands)
+    return mnf_fail(err, err_size, "the image has %d bands, the statistics need %d", img->bands, m->in_bands);
+  double t0 = mnf_now_ms();
+  int rc;
+  switch (impl) {
+  case MNF_IMPL_SERIAL: rc = mnf_apply_map_serial(img, m, out); break;
+  case MNF_IMPL_CPU: rc = mnf_apply_map_cpu(img, m, out); break;
+  case MNF_IMPL_GPU:
+    if (!gpu_map_runner) return mnf_fail(err, err_size, "this build has no GPU implementations");
+    return gpu_map_runner(img, m, out, ms, err, err_size);
+  default: return mnf_fail(err, err_size, "apply, inverse and denoise run on --impl serial, cpu or gpu");
+  }
+  if (rc) return mnf_fail(err, err_size, "out of memory");
+  *ms = mnf_now_ms() - t0;
+  return 0;
 }

@@ -19,6 +19,15 @@ envi_allocator mnf_gpu_pinned_allocator(void);
 
 int mnf_gpu_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
 
+/* A per-pixel map (apply, inverse, denoise) on the GPU: the image streams
+ * through in chunks of pixel rows (two slots; uploads, transform V3 and
+ * downloads overlap), so any image fits. *ms: first upload to last
+ * download (CUDA events), pinning excluded. chunk_pixels: 0 for the
+ * default. */
+int mnf_gpu_map(const mnf_image *img, const mnf_map *m, float *out, double *ms, char *err, size_t err_size);
+int mnf_gpu_map_chunked(const mnf_image *img, const mnf_map *m, long chunk_pixels, float *out, double *ms, char *err,
+                        size_t err_size);
+
 /* A prepared run, for timing repeats: device buffers, streams, the pinned
  * output and (if the image is not already page-locked) its pinning are set
  * up once in create and are not part of an execute's time. execute runs
@@ -38,6 +47,8 @@ typedef struct {
   long chunk_pixels;   /* the upload chunks' target size; 0: the default */
   int storage;         /* enum mnf_gpu_storage */
   size_t device_bytes; /* GPU memory the plan may count on; 0: what is free */
+  int fp64_routine;    /* the float64 covariance: COV_FP64_DGEMM (0, the default) or COV_FP64_DSYRK
+                          (gpu/kernels.h; mnf-bench measures both, RESULTS.md) */
 } mnf_gpu_tuning;
 /* As mnf_gpu_plan_create, with the tuning above (the tests use it to take a
  * small image through many chunks and through the streamed path, and to

@@ -18,19 +18,37 @@ int mnf_check_image(const mnf_image *img, char *err, size_t err_size);
 /* Allocates r for img and the options; components_data too. */
 int mnf_result_alloc(mnf_result *r, const mnf_image *img, const mnf_options *opt);
 
-/* The diff and mean3 residuals are scaled so that white noise of variance
- * s^2 gives an estimate of variance s^2 (x - x' has 2 s^2; x - mean9 has
- * 8/9 s^2): noise-only components then get lambda close to 1. */
-#define MNF_DIFF_SCALE 0.70710678f  /* 1/sqrt(2) */
-#define MNF_MEAN3_SCALE 1.06066017f /* 3/sqrt(8) */
+/* The residuals are scaled so that white noise of variance s^2 gives an
+ * estimate of variance s^2 (x - x' has 2 s^2; x - mean9 has 8/9 s^2;
+ * x - (r + a)/2 has 3/2 s^2; x - median9 has 0.9441 s^2 for Gaussian
+ * noise, by a Monte Carlo of 4e7 neighbourhoods): noise-only components
+ * then get lambda close to 1. */
+#define MNF_DIFF_SCALE 0.70710678118654752   /* 1/sqrt(2): diff and diag */
+#define MNF_MEAN3_SCALE 1.06066017177982128  /* 3/sqrt(8) */
+#define MNF_SHIFT_SCALE 0.81649658092772603  /* sqrt(2/3) */
+#define MNF_MEDIAN3_SCALE 1.0292             /* 1/sqrt(0.9441) */
 
 /* Row y of a band as floats. */
 void mnf_load_row(const mnf_image *img, int band, int y, float *out);
-/* S1 for rows [row0, row0 + nrows) of one band: F = X - filter(X), with the
- * image's edges replicated so every pixel has a 3x3 neighbourhood (diff:
- * X(x,y) - X(x+1,y), the last column using x-1), scaled as above. out is
- * nrows x samples. */
-void mnf_noise_rows(const mnf_image *img, int noise, int band, int row0, int nrows, float *out);
+/* S1 for rows [row0, row0 + nrows) of one band, in double: F = X -
+ * filter(X) with the image's edges replicated so every pixel has a 3x3
+ * neighbourhood (diff: the last column uses x-1), scaled as above. A pixel
+ * with no estimate (shift and diag at the edges; with valid, a pixel whose
+ * estimate reads an invalid one) gets 0, which adds nothing to the sums.
+ * out is nrows x samples. valid: NULL, or 1 per usable pixel. */
+void mnf_noise_rows(const mnf_image *img, int noise, const unsigned char *valid, int band, int row0, int nrows,
+                    double *out);
+/* Whether pixel (x, y) has a noise estimate (see mnf_noise_rows). */
+int mnf_noise_defined(const mnf_image *img, int noise, const unsigned char *valid, int x, int y);
+/* The number of pixels with a noise estimate. */
+size_t mnf_noise_count(const mnf_image *img, int noise, const unsigned char *valid);
+/* Checks the options against the image (components, noise, non-finite
+ * values) and, with skip_nonfinite, makes the valid-pixel mask (*valid,
+ * free it; NULL when every pixel is valid). */
+int mnf_prepare(const mnf_image *img, const mnf_options *opt, unsigned char **valid, char *err, size_t err_size);
+/* Offsets of the centred output: offset[m] = sum_b T[b][m] mean[b] (0
+ * with raw_output). */
+void mnf_component_offsets(const mnf_result *r, const mnf_options *opt, double *offset);
 
 /* Lower triangle -> full symmetric matrix. */
 void mnf_mirror_lower(double *c, int n);
@@ -46,8 +64,14 @@ int mnf_solve(mnf_result *r, bool use_blas, char *err, size_t err_size);
 int mnf_check_bands(const mnf_result *r, char *err, size_t err_size);
 void mnf_fix_signs(double *t, int n);
 
-int mnf_run_serial(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
-int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
+/* With valid (NULL: every pixel), the statistics leave the invalid pixels
+ * out and their components are NaN. */
+int mnf_run_serial(const mnf_image *img, const mnf_options *opt, const unsigned char *valid, mnf_result *r, char *err,
+                   size_t err_size);
+int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, const unsigned char *valid, mnf_result *r, char *err,
+                size_t err_size);
+int mnf_apply_map_serial(const mnf_image *img, const mnf_map *m, float *out);
+int mnf_apply_map_cpu(const mnf_image *img, const mnf_map *m, float *out);
 
 #ifdef __cplusplus
 }

@@ -7,8 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "json_writer.h"
 
@@ -26,6 +24,9 @@ static void write_report(FILE *f, const char *input, const mnf_image *img, const
   jsonw_key(&w, "data_type"), jsonw_string(&w, envi_type_name(img->data_type));
   jsonw_key(&w, "components"), jsonw_int(&w, M);
   jsonw_key(&w, "noise"), jsonw_string(&w, mnf_noise_name(opt->noise));
+  jsonw_key(&w, "noise_pixels"), jsonw_int(&w, (long long)r->noise_pixels);
+  jsonw_key(&w, "valid_pixels"), jsonw_int(&w, (long long)r->valid_pixels);
+  jsonw_key(&w, "centred"), jsonw_bool(&w, !opt->raw_output);
   jsonw_key(&w, "impl"), jsonw_string(&w, mnf_impl_name(opt->impl));
   jsonw_key(&w, "sign_convention"), jsonw_string(&w, "largest-magnitude entry of each column of T is positive");
 
@@ -62,26 +63,11 @@ static void write_report(FILE *f, const char *input, const mnf_image *img, const
 }
 
 int mnf_write_report(const char *path, const char *input, const mnf_image *img, const mnf_options *opt,
-                     const mnf_result *r, char *err, size_t err_size)
+                     const mnf_result *r, staged_files *s, char *err, size_t err_size)
 {
-  char temp[4200];
-  if ((size_t)snprintf(temp, sizeof temp, "%s.tmp.XXXXXX", path) >= sizeof temp)
-    return mnf_fail(err, err_size, "%s: path too long", path);
-  int fd = mkstemp(temp);
-  if (fd < 0) return mnf_fail(err, err_size, "%s: cannot write: %s", path, strerror(errno));
-  fchmod(fd, 0644);
-  FILE *f = fdopen(fd, "w");
-  if (!f) {
-    close(fd);
-    unlink(temp);
-    return mnf_fail(err, err_size, "%s: cannot write: %s", path, strerror(errno));
-  }
+  FILE *f = staged_open(s, path);
+  if (!f) return mnf_fail(err, err_size, "%s: cannot write: %s", path, strerror(errno));
   write_report(f, input, img, opt, r);
-  int bad = ferror(f);
-  if (fclose(f) != 0) bad = 1;
-  if (bad || rename(temp, path) != 0) {
-    unlink(temp);
-    return mnf_fail(err, err_size, "%s: write failed; nothing written", path);
-  }
+  if (staged_close(f)) return mnf_fail(err, err_size, "%s: write failed; nothing written", path);
   return 0;
 }

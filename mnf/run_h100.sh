@@ -1,25 +1,56 @@
 #!/bin/sh
 # mnf/run_h100.sh OUT_DIR: the whole MNF measurement on a GPU machine, in one
 # go (the device budget allows one call): builds only the MNF targets, runs
-# the MNF tests, the S3 solver comparison (mnf-eig-bench), the benchmark
-# (Tables 5-8, written to OUT_DIR), a count of
-# V7's and V8's main instructions, and Nsight Compute on image 1 for the
-# covariance versions listed in NCU (e.g. NCU="7 8"; none by default), then
-# prints the tables. SERIAL_FULL=N runs the serial version on the whole of
-# the first N images (image 1: about 45 s) instead of estimating it. Run
-# from the repository root. Copy OUT_DIR to mnf/data/<run>/; the plots are
-# drawn there too when the machine has gnuplot (else run mnf/plot.sh).
+# the MNF tests (the kappa tests of issue 11 included), the benchmark
+# (Tables 5-8, the float64 covariance against V7, apply/inverse/denoise;
+# written to OUT_DIR), a count of V7's and V8's main instructions, the
+# names of the kernels cuBLAS runs for the float64 covariance (Nsight
+# Compute: DMMA or not), and Nsight Compute on image 1 for the covariance
+# versions listed in NCU (e.g. NCU="7 8"; none by default), then prints the
+# tables. SERIAL_FULL=N runs the serial version on the whole of the first N
+# images (image 1: about 50 s) instead of estimating it; EIG=1 runs
+# mnf-eig-bench too; TESTS_ONLY=1 stops after the tests. Where the machine has no LAPACKE, the .deb files in
+# .devdeps (scripts/fetch-device-deps.sh) are unpacked into a private
+# prefix. Run from the repository root. Copy OUT_DIR to mnf/data/<run>/.
 set -u
 out=${1:?usage: mnf/run_h100.sh OUT_DIR}
 build=build-gpu
 mkdir -p "$out"
+t0=$(date +%s)
+phase() { echo "phase $1: $(( $(date +%s) - t0 )) s" >> "$out/phases.log"; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/build.log" 2>&1
-cmake -S . -B $build -DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON >> "$out/build.log" 2>&1
-cmake --build $build -j16 --target mnf mnf-synth mnf-bench mnf-eig-bench test_mnf_envi test_mnf_cpu test_mnf_cov_bytes \
-  test_mnf_gpu_kernels test_mnf_gpu_end_to_end >> "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-timeout 120 ctest --test-dir $build -R test_mnf --output-on-failure > "$out/ctest.log" 2>&1
-timeout 60 $build/bin/mnf-eig-bench --out "$out" > "$out/eig_bench.md" 2>&1
-timeout 400 $build/bin/mnf-bench --out "$out" --serial-full "${SERIAL_FULL:-0}" > "$out/bench.log" 2>&1
+flags="-DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=Release"
+if [ ! -e /usr/include/lapacke.h ] && [ -d .devdeps ]; then
+  prefix=/tmp/warpmem-deps
+  mkdir -p $prefix
+  for f in .devdeps/*.deb; do dpkg -x "$f" $prefix; done
+  lib=$prefix/usr/lib/x86_64-linux-gnu
+  flags="$flags -DCMAKE_PREFIX_PATH=$prefix/usr -DLAPACKE_INCLUDE_DIR=$prefix/usr/include"
+  flags="$flags -DOpenBLAS_INCLUDE_DIR=$prefix/usr/include/x86_64-linux-gnu/openblas-pthread"
+  flags="$flags -DLAPACKE_LIBRARY=$lib/liblapacke.so -DLAPACK_LIBRARY=$lib/openblas-pthread/liblapack.so.3"
+  flags="$flags -DOpenBLAS_LIBRARY=$lib/openblas-pthread/libopenblas.so.0"
+  export LD_LIBRARY_PATH=$lib/openblas-pthread:$lib:${LD_LIBRARY_PATH:-}
+  echo "LAPACKE/OpenBLAS from .devdeps in $prefix" >> "$out/build.log"
+fi
+# shellcheck disable=SC2086
+cmake -S . -B $build $flags >> "$out/build.log" 2>&1
+cmake --build $build -j16 --target mnf mnf-synth mnf-bench mnf-eig-bench test_mnf_envi test_mnf_cpu test_mnf_kappa \
+  test_mnf_cov_bytes test_mnf_gpu_kernels test_mnf_gpu_end_to_end test_mnf_gpu_kappa >> "$out/build.log" 2>&1 ||
+  { tail -40 "$out/build.log"; exit 1; }
+phase built
+timeout 240 ctest --test-dir $build -R test_mnf --output-on-failure -V > "$out/ctest.log" 2>&1
+phase tested
+if [ "${TESTS_ONLY:-0}" = 1 ]; then
+  grep -E "kappa|on the GPU|Test +#|tests passed|passed, " "$out/ctest.log" | sed 's/^[0-9]*: //' | cut -c1-220
+  exit 0
+fi
+if [ "${EIG:-0}" = 1 ]; then timeout 60 $build/bin/mnf-eig-bench --out "$out" > "$out/eig_bench.md" 2>&1; fi
+timeout 330 $build/bin/mnf-bench --out "$out" --serial-full "${SERIAL_FULL:-0}" > "$out/bench.log" 2>&1
+phase benchmarked
+for v in 9 10; do
+  timeout 40 ncu --kernel-name regex:'gemm|syrk|Gemm|Syrk' --section LaunchStats $build/bin/mnf-bench --profile-cov $v 2>&1 |
+    grep -E '^  [a-zA-Z_].*\(' | sed "s/^/cov_fp64 routine $v: /" | head -4
+done > "$out/fp64_kernels.txt"
 for v in ${NCU:-}; do
   timeout 40 ncu --kernel-name regex:cov_v$v --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section SchedulerStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
@@ -35,12 +66,9 @@ for v in v7_occupancy v8_tensor; do
   done
   rm -f "$out/sass.tmp"
 done >> "$out/build.log" 2>&1
-tail -n 4 "$out/ctest.log"
-tail -n 28 "$out/build.log"
-for v in ${NCU:-}; do
-  echo "ncu cov_v$v:"
-  grep -E "Duration|Issue Slots Busy|Achieved Occupancy|Registers Per" "$out/ncu_cov_v$v.txt" | head -4
-done
-# The plots, where gnuplot exists (else: mnf/plot.sh OUT_DIR on another machine).
+phase done
+grep -E "kappa|on the GPU|Test +#|tests passed" "$out/ctest.log" | sed 's/^[0-9]*: //' | cut -c1-200
+tail -n 3 "$out/ctest.log"
+cat "$out/fp64_kernels.txt" "$out/phases.log"
 if command -v gnuplot > /dev/null; then sh mnf/plot.sh "$out"; fi
-cat "$out/eig_bench.md" "$out/mnf_tables.md"
+cat "$out/mnf_tables.md"

@@ -95,6 +95,71 @@ static void make_abundances(const synth_params *p, uint64_t *state, float *abund
     }
 }
 
+/* The largest eigenvalue of a symmetric positive semi-definite n x n
+ * matrix, by power iteration (plenty for a noise level). */
+static double largest_eigenvalue(const double *c, int n)
+{
+  double *v = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n), lambda = 0.0;
+  if (!v || !w) { free(v); free(w); return -1.0; }
+  for (int i = 0; i < n; i++) v[i] = 1.0;
+  for (int it = 0; it < 500; it++) {
+    double norm = 0.0;
+    for (int i = 0; i < n; i++) {
+      w[i] = 0.0;
+      for (int j = 0; j < n; j++) w[i] += c[(size_t)i * n + j] * v[j];
+      norm += w[i] * w[i];
+    }
+    norm = sqrt(norm);
+    if (norm == 0.0) break;
+    lambda = norm;
+    for (int i = 0; i < n; i++) v[i] = w[i] / norm;
+  }
+  free(v);
+  free(w);
+  return lambda;
+}
+
+int synth_noise_for_kappa(synth_params *p, double kappa)
+{
+  size_t pixels = (size_t)p->samples * p->lines;
+  int B = p->bands, K = p->endmembers;
+  if (K < 1 || K > MAX_ENDMEMBERS || kappa <= 0) return -1;
+  double *spectra = malloc(sizeof(double) * K * B), *cov = calloc((size_t)K * K, sizeof(double));
+  double *mean = calloc(K, sizeof(double)), *cd = malloc(sizeof(double) * B * B);
+  float *abundance = malloc(sizeof(float) * K * pixels);
+  int rc = -1;
+  if (spectra && cov && mean && cd && abundance) {
+    uint64_t state = p->seed;
+    make_spectra(p, &state, spectra);
+    make_abundances(p, &state, abundance);
+    /* C_D of the signal = scale^2 E^T cov(abundances) E. */
+    for (int k = 0; k < K; k++) {
+      for (size_t i = 0; i < pixels; i++) mean[k] += abundance[k * pixels + i];
+      mean[k] /= (double)pixels;
+    }
+    for (int k = 0; k < K; k++)
+      for (int l = 0; l < K; l++) {
+        double s = 0.0;
+        for (size_t i = 0; i < pixels; i++) s += (abundance[k * pixels + i] - mean[k]) * (abundance[l * pixels + i] - mean[l]);
+        cov[k * K + l] = s / (double)(pixels - 1);
+      }
+    for (int a = 0; a < B; a++)
+      for (int b = 0; b < B; b++) {
+        double s = 0.0;
+        for (int k = 0; k < K; k++)
+          for (int l = 0; l < K; l++) s += spectra[k * B + a] * cov[k * K + l] * spectra[l * B + b];
+        cd[(size_t)a * B + b] = p->scale * p->scale * s;
+      }
+    double lambda = largest_eigenvalue(cd, B);
+    if (lambda > 0) {
+      p->noise = sqrt(lambda / kappa);
+      rc = 0;
+    }
+  }
+  free(spectra), free(cov), free(mean), free(cd), free(abundance);
+  return rc;
+}
+
 static double clamp_to_type(double v, int data_type)
 {
   double lo, hi;

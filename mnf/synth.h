@@ -24,6 +24,11 @@ typedef struct synth_params {
 
 /* Defaults for a type: scale and noise fit its range. */
 void synth_defaults(synth_params *p, int samples, int lines, int bands, int data_type, uint64_t seed);
+/* Sets p->noise so that the scene's condition number, kappa =
+ * lambda_max(C_D) / lambda_min(C_N), is about kappa: the largest
+ * eigenvalue of the noise-free scene's covariance over the smallest band
+ * noise variance (the middle of the spectrum). 0, or -1 out of memory. */
+int synth_noise_for_kappa(synth_params *p, double kappa);
 /* Fills img (allocated here through a, which may be NULL). 0 on success. */
 int synth_generate(const synth_params *p, mnf_image *img, const envi_allocator *a);
 

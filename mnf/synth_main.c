@@ -1,6 +1,11 @@
 /* mnf-synth: writes a deterministic synthetic hyperspectral scene.
  *   mnf-synth OUTPUT.hdr --size SAMPLESxLINESxBANDS [--type uint8|int16|uint16|int32|float32]
- *       [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K] [--noise SIGMA] */
+ *       [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K]
+ *       [--noise SIGMA | --kappa K] [--map-info]
+ * --kappa sets the noise level for a condition number
+ * lambda_max(C_D) / lambda_min(C_N) of about K; --map-info writes a UTM map
+ * info, a coordinate system string and wavelengths (for the tests of what
+ * mnf keeps). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +16,8 @@
 static int usage(void)
 {
   fprintf(stderr, "usage: mnf-synth OUTPUT.hdr --size SAMPLESxLINESxBANDS [--type uint8|int16|uint16|int32|float32]\n"
-                  "                 [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K] [--noise SIGMA]\n");
+                  "                 [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K]\n"
+                  "                 [--noise SIGMA | --kappa K] [--map-info]\n");
   return 2;
 }
 
@@ -23,15 +29,45 @@ static int type_from_name(const char *name)
   return -1;
 }
 
+/* Georeferencing and wavelengths such as an AVIRIS product carries: 20 m
+ * pixels in UTM zone 11 north, WGS-84, 400-2500 nm. */
+static int add_map_info(envi_meta *meta, int bands)
+{
+  char *wavelength = malloc(16 * (size_t)bands + 4);
+  if (!wavelength) return -1;
+  size_t len = 0;
+  wavelength[len++] = '{';
+  for (int b = 0; b < bands; b++)
+    len += (size_t)sprintf(wavelength + len, "%s%.2f", b ? ", " : "", 400.0 + 2100.0 * b / (bands > 1 ? bands - 1 : 1));
+  strcpy(wavelength + len, "}");
+  int rc = envi_meta_set(meta, ENVI_META_MAP_INFO, "{UTM, 1.000, 1.000, 500000.000, 4000000.000, 2.0000000000e+01, "
+                                                   "2.0000000000e+01, 11, North, WGS-84, units=Meters}");
+  rc |= envi_meta_set(meta, ENVI_META_COORDINATE_SYSTEM,
+                      "{PROJCS[\"WGS_1984_UTM_Zone_11N\",GEOGCS[\"GCS_WGS_1984\",DATUM[\"D_WGS_1984\",SPHEROID[\"WGS_1984\","
+                      "6378137.0,298.257223563]],PRIMEM[\"Greenwich\",0.0],UNIT[\"Degree\",0.0174532925199433]],"
+                      "PROJECTION[\"Transverse_Mercator\"],PARAMETER[\"False_Easting\",500000.0],"
+                      "PARAMETER[\"False_Northing\",0.0],PARAMETER[\"Central_Meridian\",-117.0],"
+                      "PARAMETER[\"Scale_Factor\",0.9996],PARAMETER[\"Latitude_Of_Origin\",0.0],UNIT[\"Meter\",1.0]]}");
+  rc |= envi_meta_set(meta, ENVI_META_WAVELENGTH, wavelength);
+  rc |= envi_meta_set(meta, ENVI_META_WAVELENGTH_UNITS, "Nanometers");
+  free(wavelength);
+  return rc ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *output = NULL;
   int samples = 0, lines = 0, bands = 0, type = ENVI_I16, interleave = ENVI_BSQ, byte_order = envi_host_byte_order();
   int endmembers = 5;
-  double noise = -1.0;
+  double noise = -1.0, kappa = 0.0;
+  int map_info = 0;
   uint64_t seed = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--map-info")) {
+      map_info = 1;
+      continue;
+    }
     if (a[0] != '-') {
       if (output) return usage();
       output = a;
@@ -55,6 +91,10 @@ int main(int argc, char **argv)
     } else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
     else if (!strcmp(a, "--endmembers")) endmembers = atoi(v);
     else if (!strcmp(a, "--noise")) noise = atof(v);
+    else if (!strcmp(a, "--kappa")) {
+      kappa = atof(v);
+      if (!(kappa > 0)) { fprintf(stderr, "mnf-synth: --kappa must be positive\n"); return 2; }
+    }
     else return usage();
   }
   if (!output || !samples) return usage();
@@ -62,15 +102,25 @@ int main(int argc, char **argv)
   synth_defaults(&p, samples, lines, bands, type, seed);
   p.endmembers = endmembers;
   if (noise >= 0) p.noise = noise;
+  if (kappa > 0 && synth_noise_for_kappa(&p, kappa)) {
+    fprintf(stderr, "mnf-synth: cannot compute the noise for --kappa (out of memory or endmembers not in 1..16)\n");
+    return 1;
+  }
   mnf_image img;
   if (synth_generate(&p, &img, NULL)) {
     fprintf(stderr, "mnf-synth: cannot generate (out of memory or endmembers not in 1..16)\n");
     return 1;
   }
   char err[1024], description[256];
-  snprintf(description, sizeof description, "synthetic scene, seed %" PRIu64 ", %d endmembers", seed, p.endmembers);
-  int rc = envi_write(output, &img, interleave, byte_order, description, err, sizeof err);
+  snprintf(description, sizeof description, "{synthetic scene, seed %" PRIu64 ", %d endmembers, noise %.6g}", seed,
+           p.endmembers, p.noise);
+  envi_meta meta = {{0}};
+  int rc = envi_meta_set(&meta, ENVI_META_DESCRIPTION, description);
+  if (map_info) rc |= add_map_info(&meta, bands);
+  if (rc == 0) rc = envi_write(output, &img, interleave, byte_order, &meta, err, sizeof err);
+  else snprintf(err, sizeof err, "out of memory");
   if (rc) fprintf(stderr, "mnf-synth: %s\n", err);
   mnf_image_free(&img);
+  envi_meta_free(&meta);
   return rc ? 1 : 0;
 }

@@ -8,12 +8,18 @@
 #   liblapacke-dev,
 #   libopenblas-dev         the CPU side of the MNF study
 #   gnuplot-nox             plots of benchmark and case-study results
+#   libgdal-dev, gdal-bin,
+#   netcdf-bin, clang,
+#   libclang-rt-dev         the MNF tool: GDAL I/O and the tools that make
+#                           its test files; clang with libFuzzer for the header fuzz test
 #
 # The CUDA toolkit is not a Debian package we can rely on (Debian's
 # nvidia-cuda-toolkit is old and in non-free): it is checked, not installed.
 set -euo pipefail
 
 packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
+# mnf: GDAL (optional in CMake) + gdal_translate and ncgen for its tests; libFuzzer (clang).
+packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -151,7 +151,7 @@ int main(int argc, char **argv)
   mnf_image img;
   mnf_result r;
   char err[512];
-  mnf_options opt = {20, MNF_NOISE_MEAN3, MNF_IMPL_CPU};
+  mnf_options opt = {20, MNF_NOISE_MEAN3, MNF_IMPL_CPU, 0, 0, 0};
   if (synth_generate(&sp, &img, NULL) || mnf_run(&img, &opt, &r, err, sizeof err)) {
     fprintf(stderr, "mnf-eig-bench: %s\n", err);
     return 1;

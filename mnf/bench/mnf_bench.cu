@@ -1,7 +1,7 @@
 /* mnf-bench: reproduces Fang et al.'s Tables 5, 6, 7 and 8 on this GPU for
  * the paper's three AVIRIS-sized scenes (224 bands; 614x1087, 753x1924,
  * 781x6955), synthetic and int16, generated in memory.
- *   mnf-bench [--out DIR] [--scenes N] [--components M] [--serial-full N] [--profile-cov 3..8]
+ *   mnf-bench [--out DIR] [--scenes N] [--components M] [--serial-full N] [--profile-cov 3..10]
  * Kernel times: CUDA events, median of repeats after a warm-up (fewer
  * repeats for slow versions, see measure()). End to end: from the first
  * upload to the last download, CUDA events, buffer allocation excluded.
@@ -205,6 +205,14 @@ struct scene_times {
   double cuda_mnf_cpu_solve, cuda_mnf_cusolver, solve_cpu_ms, solve_cusolver_ms;
   int solver_chosen;
   double cov_error, cov_error_v7, cov_error_v8, cov_gflops, floor_ms;
+  /* The float64 covariance (cov_fp64, issue 11): Dgemm and Dsyrk, time and
+   * error against the float64 reference. */
+  double cov_fp64[2], cov_fp64_error[2];
+  /* apply (20 components), inverse (20 back to all bands), the denoise map
+   * (20 kept), each streamed through the GPU (ms, medians), their transfer
+   * floors, and denoise end to end: CUDA-MNF's statistics (S1-S7) + map. */
+  double map_ms[3], map_floor[3], denoise_stats_ms;
+  double upload_gbs, download_gbs; /* the transfer floor's rates */
   double cov_ssyrk, cov_sgemm; /* one covariance by cuBLAS on the float image */
   bool cov_v0_scaled;
   /* Table 8's three variants (CUDA-MNF, Ssyrk, Sgemm) by phase: upload + S1,
@@ -272,6 +280,18 @@ static void blas_cov_times(int scene, const mnf_image *img, const void *d_x, dou
   CUBLAS_CHECK(cublasDestroy(b.h));
   CUDA_CHECK(cudaFree(xf));
   CUDA_CHECK(cudaFree(b.c));
+}
+
+/* cov_fp64 as a cov_launch for the timing loop: one context per routine,
+ * sized for a whole scene. */
+static cov_fp64 bench_fp64[2];
+static void cov_fp64_dgemm_launch(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
+{
+  cov_fp64_add(&bench_fp64[COV_FP64_DGEMM], a, shift, sum, s);
+}
+static void cov_fp64_dsyrk_launch(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s)
+{
+  cov_fp64_add(&bench_fp64[COV_FP64_DSYRK], a, shift, sum, s);
 }
 
 static void kernel_tables(int scene, const mnf_image *img, int components, double peak, scene_times *t)
@@ -363,6 +383,27 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
   t->cov_error = covariance_error(img, &c, cov_v5_gemm, ref);
   t->cov_error_v7 = covariance_error(img, &c, cov_v7_occupancy, ref);
   t->cov_error_v8 = covariance_error(img, &c, cov_v8_tensor, ref);
+  static const char *fp64_names[2] = {"cov_fp64_dgemm", "cov_fp64_dsyrk"};
+  static const cov_launch fp64s[2] = {cov_fp64_dgemm_launch, cov_fp64_dsyrk_launch};
+  for (int v = 0; v < 2; v++) {
+    cov_fp64_create(&bench_fp64[v], B, (long long)S, v, 0);
+    stats_summary st;
+    c.cov = fp64s[v];
+    measure(run_cov, &c, &st);
+    t->cov_fp64[v] = st.median;
+    t->cov_fp64_error[v] = covariance_error(img, &c, fp64s[v], ref);
+    result_line r;
+    result_start(&r, fp64_names[v], scene, W, H, "6");
+    result_param_str(&r, "arithmetic", "float64 on the FP64 tensor cores (cuBLAS), slices converted to double");
+    result_measure(&r, "time_ms", "ms", &st);
+    result_derived(&r, "v7_ms", t->cov[7]);
+    result_derived(&r, "ratio_to_v7", st.median / t->cov[7]);
+    result_derived(&r, "relative_frobenius_error_vs_float64", t->cov_fp64_error[v]);
+    result_derived(&r, "fp32_floor_ms", t->floor_ms);
+    result_end(&r);
+    fflush(results);
+    cov_fp64_destroy(&bench_fp64[v]);
+  }
   free(ref);
   if (img->data_type == ENVI_I16) blas_cov_times(scene, img, d_x, flops, t);
   const char *accuracy_names[3] = {"cov_v5_accuracy", "cov_v7_accuracy", "cov_v8_accuracy"};
@@ -407,9 +448,9 @@ static void kernel_tables(int scene, const mnf_image *img, int components, doubl
 static double end_to_end(int scene, const mnf_image *img, int impl, int solver, int storage, int components,
                          double *eig0, scene_times *t)
 {
-  mnf_options opt = {components, MNF_NOISE_MEAN3, impl};
+  mnf_options opt = {components, MNF_NOISE_MEAN3, impl, 0, 0, 0};
   char err[512];
-  mnf_gpu_tuning tuning = {0, storage, 0};
+  mnf_gpu_tuning tuning = {0, storage, 0, 0};
   mnf_gpu_plan *plan = mnf_gpu_plan_create_tuned(img, &opt, &tuning, err, sizeof err);
   if (!plan) {
     fprintf(stderr, "mnf-bench: %s: %s\n", mnf_impl_name(impl), err);
@@ -491,6 +532,64 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   return s.median;
 }
 
+/* apply, inverse and denoise on the GPU (issue 11): the maps of CUDA-MNF's
+ * statistics streamed through the GPU (mnf_gpu_map), each timed 5 times
+ * after a warm-up, outputs in pinned memory; denoise end to end is the
+ * statistics-only run (S1-S7) plus its map. */
+static void map_times(int scene, const mnf_image *img, int components, scene_times *t)
+{
+  mnf_options opt = {components, MNF_NOISE_MEAN3, MNF_IMPL_GPU, 0, 0, 1};
+  char err[512];
+  mnf_gpu_plan *plan = mnf_gpu_plan_create(img, &opt, err, sizeof err);
+  if (!plan) { fprintf(stderr, "mnf-bench: maps: %s\n", err); return; }
+  const mnf_result *res = NULL;
+  double stats[9];
+  for (int i = 0; i < 10; i++) {
+    if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) { fprintf(stderr, "mnf-bench: maps: %s\n", err); break; }
+    if (i > 0) stats[i - 1] = res->total_ms; /* S1-S7: first upload to the solved statistics */
+  }
+  stats_summary ss;
+  stats_summarize(stats, 9, &ss);
+  t->denoise_stats_ms = ss.median;
+  size_t S = mnf_image_pixels(img), B = img->bands;
+  float *comps, *out;
+  CUDA_CHECK(cudaMallocHost(&comps, sizeof(float) * components * S));
+  CUDA_CHECK(cudaMallocHost(&out, sizeof(float) * B * S));
+  static const char *names[3] = {"map_apply", "map_inverse", "map_denoise"};
+  for (int kind = MNF_MAP_FORWARD; kind <= MNF_MAP_DENOISE && res; kind++) {
+    mnf_map m;
+    if (mnf_map_make(&m, res, kind, components, 0)) break;
+    mnf_image comp_img = {img->samples, img->lines, components, ENVI_F32, comps, NULL};
+    const mnf_image *in = kind == MNF_MAP_INVERSE ? &comp_img : img;
+    float *dst = kind == MNF_MAP_FORWARD ? comps : out;
+    double times[5], ms;
+    for (int i = 0; i < 6; i++) {
+      if (mnf_apply_map(in, &m, MNF_IMPL_GPU, dst, &ms, err, sizeof err)) { fprintf(stderr, "mnf-bench: %s\n", err); break; }
+      if (i > 0) times[i - 1] = ms;
+    }
+    stats_summary st;
+    stats_summarize(times, 5, &st);
+    t->map_ms[kind] = st.median;
+    double up = (double)mnf_image_bytes(in), down = 4.0 * m.out_bands * S;
+    t->map_floor[kind] = up / (t->upload_gbs * 1e6) + down / (t->download_gbs * 1e6);
+    result_line r;
+    result_start(&r, names[kind], scene, img->samples, img->lines, "8");
+    result_param_int(&r, "in_bands", m.in_bands);
+    result_param_int(&r, "out_bands", m.out_bands);
+    result_param_str(&r, "includes", "upload, map (transform V3 + offsets), download, streamed in chunks; not pinning");
+    result_measure(&r, "time_ms", "ms", &st);
+    result_derived(&r, "transfer_floor_ms", t->map_floor[kind]);
+    if (kind == MNF_MAP_DENOISE) result_derived(&r, "statistics_ms", t->denoise_stats_ms);
+    if (kind == MNF_MAP_DENOISE) result_derived(&r, "denoise_end_to_end_ms", t->denoise_stats_ms + st.median);
+    result_end(&r);
+    fflush(results);
+    mnf_map_free(&m);
+  }
+  CUDA_CHECK(cudaFreeHost(comps));
+  CUDA_CHECK(cudaFreeHost(out));
+  mnf_gpu_plan_destroy(plan);
+}
+
 /* --serial-full N: the serial version runs on the whole of the first N
  * scenes (about 45 s for image 1 on the H100 machine's CPU). */
 static int serial_full_scenes;
@@ -506,7 +605,7 @@ static double serial_estimate(int scene, const mnf_image *img, int components, d
   size_t esize = envi_type_size(img->data_type), row_bytes = (size_t)img->samples * rows * esize;
   for (int b = 0; b < img->bands; b++)
     memcpy((char *)part.data + b * row_bytes, (const char *)img->data + (size_t)b * mnf_image_pixels(img) * esize, row_bytes);
-  mnf_options opt = {components, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL};
+  mnf_options opt = {components, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result r;
   char err[512];
   if (mnf_run(&part, &opt, &r, err, sizeof err)) {
@@ -537,7 +636,7 @@ static double serial_estimate(int scene, const mnf_image *img, int components, d
 
 /* The transfer floor of an end-to-end run: the image up and Z down, each in
  * one pinned copy, the fastest of 9. */
-static double transfer_floor_ms(int scene, const mnf_image *img, int components)
+static double transfer_floor_ms(int scene, const mnf_image *img, int components, scene_times *t)
 {
   size_t up = mnf_image_bytes(img), down = sizeof(float) * components * mnf_image_pixels(img);
   void *d, *h_z;
@@ -577,6 +676,7 @@ static double transfer_floor_ms(int scene, const mnf_image *img, int components)
   result_derived(&r, "upload_ms", su.min);
   result_derived(&r, "download_ms", sd.min);
   result_derived(&r, "upload_gbs", up / (su.min * 1e6));
+  t->upload_gbs = up / (su.min * 1e6), t->download_gbs = down / (sd.min * 1e6);
   result_derived(&r, "download_gbs", down / (sd.min * 1e6));
   result_end(&r);
   fflush(results);
@@ -587,8 +687,8 @@ static double transfer_floor_ms(int scene, const mnf_image *img, int components)
   return su.min + sd.min;
 }
 
-/* --profile-cov V: one launch of covariance version V (3 to 8) on image 1,
- * for a profiler (ncu --kernel-name regex:cov_v). */
+/* --profile-cov V: one launch of covariance version V (3 to 8; 9 and 10:
+ * cov_fp64 by Dgemm and Dsyrk) on image 1, for a profiler. */
 static int profile_cov(int version)
 {
   synth_params p;
@@ -603,7 +703,14 @@ static int profile_cov(int version)
   CUDA_CHECK(cudaMemcpy(d_x, img.data, mnf_image_bytes(&img), cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemset(d_sum, 0, sizeof(double) * BANDS * BANDS));
   gpu_matrix x = {d_x, ENVI_I16, BANDS, (long long)S, (long long)S};
-  (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : version == 5 ? cov_v5_gemm : version == 6 ? cov_v6_deferred : version == 7 ? cov_v7_occupancy : cov_v8_tensor)(&x, NULL, d_sum, 0);
+  if (version >= 9) { /* 9: cov_fp64 by Dgemm, 10: by Dsyrk (which kernels cuBLAS runs: DMMA or not) */
+    cov_fp64_create(&bench_fp64[version - 9], BANDS, (long long)S, version - 9, 0);
+    cov_fp64_add(&bench_fp64[version - 9], &x, NULL, d_sum, 0);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    cov_fp64_destroy(&bench_fp64[version - 9]);
+  } else {
+    (version == 3 ? cov_v3_tiled : version == 4 ? cov_v4_padded : version == 5 ? cov_v5_gemm : version == 6 ? cov_v6_deferred : version == 7 ? cov_v7_occupancy : cov_v8_tensor)(&x, NULL, d_sum, 0);
+  }
   CUDA_CHECK_LAUNCH();
   CUDA_CHECK(cudaDeviceSynchronize());
   CUDA_CHECK(cudaFree(d_x));
@@ -634,6 +741,13 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             paper_table6[i][0], paper_table6[i][4], paper_table6[i][0] / paper_table6[i][4], t[i].cov_gflops, t[i].floor_ms,
             t[i].cov[5] / t[i].floor_ms, t[i].cov[6] / t[i].floor_ms, t[i].cov[7] / t[i].floor_ms, t[i].cov[8] / t[i].floor_ms,
             t[i].cov[4] / t[i].floor_ms, t[i].cov_error, t[i].cov_error_v7, t[i].cov_error_v8);
+  fprintf(f, "\nThe float64 covariance (cov_fp64: the image converted to double in slices, cuBLAS on the FP64 tensor "
+             "cores) against V7 (ms; relative error against float64)\n\n| image | V7 | Dgemm | Dsyrk | Dgemm / V7 | "
+             "Dsyrk / V7 | V7 error | Dgemm error | Dsyrk error |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (int i = 0; i < scenes; i++)
+    fprintf(f, "| %d | %.3f | %.3f | %.3f | %.2f | %.2f | %.1e | %.1e | %.1e |\n", i + 1, t[i].cov[7], t[i].cov_fp64[0],
+            t[i].cov_fp64[1], t[i].cov_fp64[0] / t[i].cov[7], t[i].cov_fp64[1] / t[i].cov[7], t[i].cov_error_v7,
+            t[i].cov_fp64_error[0], t[i].cov_fp64_error[1]);
   fprintf(f, "\nV8 runs on the int8 tensor cores (byte planes of the int16 values, exact integer products), so it can be\n"
              "under the FP32 floor, which stays the floor of every column (flops of the symmetric product / measured FP32 peak).\n");
   fprintf(f, "\nThe same covariance by cuBLAS on the image as float (ms; what CUBLAS-MNF calls twice)\n\n"
@@ -662,6 +776,13 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             paper_table8[i][0], paper_table8[i][1], paper_table8[i][2]);
   fprintf(f, "\n'Ssyrk / transfer floor' is the largest speed-up over the Ssyrk variant that any implementation paying the "
              "same transfers could show.\n");
+  fprintf(f, "\nApply, inverse and denoise on the GPU (ms; streamed in chunks: upload, map, download overlapped; %d "
+             "components; denoise = statistics S1-S7 + map)\n\n| image | apply | floor | inverse | floor | denoise map | "
+             "floor | denoise statistics | denoise end to end |\n|---|---|---|---|---|---|---|---|---|\n", components);
+  for (int i = 0; i < scenes; i++)
+    fprintf(f, "| %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", i + 1, t[i].map_ms[0], t[i].map_floor[0],
+            t[i].map_ms[1], t[i].map_floor[1], t[i].map_ms[2], t[i].map_floor[2], t[i].denoise_stats_ms,
+            t[i].denoise_stats_ms + t[i].map_ms[2]);
   fprintf(f, "\nCUDA-MNF streamed (the fallback when the image does not fit in GPU memory: two chunk buffers, the image "
              "uploaded twice), forced (ms): ");
   for (int i = 0; i < scenes; i++)
@@ -709,7 +830,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--serial-full")) serial_full_scenes = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..8]\n");
+      fprintf(stderr, "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10]\n");
       return 2;
     }
   }
@@ -756,7 +877,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "scene %d: %dx%dx%d\n", i + 1, img.samples, img.lines, img.bands);
     kernel_tables(i, &img, components, peak, &t[i]);
     double e_gpu = 0, e_syrk = 0, e_gemm = 0;
-    t[i].transfer_floor = transfer_floor_ms(i, &img, components);
+    t[i].transfer_floor = transfer_floor_ms(i, &img, components, &t[i]);
     const int any = MNF_GPU_STORAGE_AUTO;
     t[i].cuda_mnf = end_to_end(i, &img, MNF_IMPL_GPU, -1, any, components, &e_gpu, &t[i]);
     t[i].cublas_syrk = end_to_end(i, &img, MNF_IMPL_CUBLAS, -1, any, components, &e_syrk, &t[i]);
@@ -768,6 +889,7 @@ int main(int argc, char **argv)
     /* The fallback for images larger than GPU memory, forced: its cost. */
     t[i].cuda_mnf_streamed = end_to_end(i, &img, MNF_IMPL_GPU, -1, MNF_GPU_STORAGE_STREAMED, components, &e_other, &t[i]);
     fprintf(stderr, "  first eigenvalue: CUDA-MNF %.6g, Ssyrk %.6g, Sgemm %.6g\n", e_gpu, e_syrk, e_gemm);
+    map_times(i, &img, components, &t[i]);
     t[i].serial = serial_estimate(i, &img, components, &t[i].serial_measured_rows_ms);
     mnf_image_free(&img);
   }

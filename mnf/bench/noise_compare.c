@@ -42,7 +42,7 @@ int main(int argc, char **argv)
   mnf_image img;
   char err[1024];
   if (input) {
-    if (envi_read(input, &img, NULL, err, sizeof err)) {
+    if (envi_read(input, &img, NULL, NULL, NULL, err, sizeof err)) {
       fprintf(stderr, "mnf-noise-compare: %s\n", err);
       return 1;
     }
@@ -55,7 +55,7 @@ int main(int argc, char **argv)
   if (k > img.bands) k = img.bands;
   mnf_result r[3];
   for (int n = 0; n < 3; n++) {
-    mnf_options opt = {k, n, MNF_IMPL_CPU};
+    mnf_options opt = {k, n, MNF_IMPL_CPU, 0, 0, 0};
     if (mnf_run(&img, &opt, &r[n], err, sizeof err)) {
       fprintf(stderr, "mnf-noise-compare: %s: %s\n", mnf_noise_name(n), err);
       return 1;

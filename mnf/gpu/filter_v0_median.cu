@@ -28,7 +28,7 @@ __global__ void filter_v0_kernel(gpu_image img, int row0, int nrows, float *f)
     v[j] = t;
   }
   float centre = load_as_float<T>(img.data, band + (long long)y * img.samples + x);
-  f[((long long)b * nrows + r) * img.samples + x] = centre - v[4];
+  f[((long long)b * nrows + r) * img.samples + x] = (float)(((double)centre - v[4]) * MNF_MEDIAN3_SCALE);
 }
 
 void filter_v0_median(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s)

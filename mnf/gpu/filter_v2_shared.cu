@@ -23,9 +23,9 @@ __global__ void filter_v2_kernel(gpu_image img, int row0, int nrows, float *f)
   int x = x0 + threadIdx.x, r = r0 + threadIdx.y;
   if (x >= img.samples || r >= nrows) return;
   int tx = threadIdx.x + 1, ty = threadIdx.y + 1;
-  float sum = tile[ty - 1][tx - 1] + tile[ty - 1][tx] + tile[ty - 1][tx + 1] + tile[ty][tx - 1] + tile[ty][tx] +
-              tile[ty][tx + 1] + tile[ty + 1][tx - 1] + tile[ty + 1][tx] + tile[ty + 1][tx + 1];
-  f[((long long)b * nrows + r) * img.samples + x] = (tile[ty][tx] - sum * (1.0f / 9.0f)) * MNF_MEAN3_SCALE;
+  double sum = (double)tile[ty - 1][tx - 1] + tile[ty - 1][tx] + tile[ty - 1][tx + 1] + tile[ty][tx - 1] + tile[ty][tx] +
+               tile[ty][tx + 1] + tile[ty + 1][tx - 1] + tile[ty + 1][tx] + tile[ty + 1][tx + 1];
+  f[((long long)b * nrows + r) * img.samples + x] = (float)((tile[ty][tx] - sum / 9.0) * MNF_MEAN3_SCALE);
 }
 
 void filter_v2_shared(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s)

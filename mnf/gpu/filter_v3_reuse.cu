@@ -14,7 +14,7 @@ template <typename T>
 __global__ void filter_v3_kernel(gpu_image img, int row0, int nrows, float *f)
 {
   __shared__ float tile[TH + 2][TW + 2];
-  __shared__ float across[TH + 2][TW];
+  __shared__ double across[TH + 2][TW]; /* double: see filter_v1_mean */
   int x0 = blockIdx.x * TW, r0 = blockIdx.y * TH, b = blockIdx.z;
   int tid = threadIdx.y * TW + threadIdx.x;
   long long band = (long long)b * img.lines * img.samples;
@@ -27,7 +27,7 @@ __global__ void filter_v3_kernel(gpu_image img, int row0, int nrows, float *f)
   __syncthreads();
   for (int ty = threadIdx.y; ty < TH + 2; ty += THREADS_Y) {
     int tx = threadIdx.x;
-    across[ty][tx] = tile[ty][tx] + tile[ty][tx + 1] + tile[ty][tx + 2];
+    across[ty][tx] = (double)tile[ty][tx] + tile[ty][tx + 1] + tile[ty][tx + 2];
   }
   __syncthreads();
   int x = x0 + threadIdx.x;
@@ -35,9 +35,8 @@ __global__ void filter_v3_kernel(gpu_image img, int row0, int nrows, float *f)
   for (int ty = threadIdx.y; ty < TH; ty += THREADS_Y) {
     int r = r0 + ty;
     if (r >= nrows) break;
-    float sum = across[ty][threadIdx.x] + across[ty + 1][threadIdx.x] + across[ty + 2][threadIdx.x];
-    f[((long long)b * nrows + r) * img.samples + x] =
-        (tile[ty + 1][threadIdx.x + 1] - sum * (1.0f / 9.0f)) * MNF_MEAN3_SCALE;
+    double sum = across[ty][threadIdx.x] + across[ty + 1][threadIdx.x] + across[ty + 2][threadIdx.x];
+    f[((long long)b * nrows + r) * img.samples + x] = (float)((tile[ty + 1][threadIdx.x + 1] - sum / 9.0) * MNF_MEAN3_SCALE);
   }
 }
 

@@ -5,7 +5,8 @@
  *   filter_v1_mean       V1: 3x3 mean in registers (L_3)
  *   filter_v2_shared     V2: the block's rows staged in shared memory (S_5)
  *   filter_v3_reuse      V3: separable sums, each loaded value reused (S_6)
- *   filter_diff          the shift difference (not in the tables)
+ *   filter_diff, filter_shift, filter_diag
+ *                        the difference estimates (not in the tables)
  *   cov_v0_naive         V0: a thread per covariance element, global memory
  *   cov_v1_shared_reduce V1: a block per element, partial sums in shared memory (S_5)
  *   cov_v2_registers     V2: as V1, temporaries in registers
@@ -58,6 +59,8 @@ void filter_v1_mean(const gpu_image *img, int row0, int nrows, float *f, cudaStr
 void filter_v2_shared(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s);
 void filter_v3_reuse(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s);
 void filter_diff(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s);
+void filter_shift(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s);
+void filter_diag(const gpu_image *img, int row0, int nrows, float *f, cudaStream_t s);
 
 /* S2/S4: sum[i][j] += sum_k (a_ik - shift_i)(a_jk - shift_j) for j <= i
  * (the lower triangle; the upper one is left alone). shift may be NULL.
@@ -75,6 +78,25 @@ void cov_v5_gemm(const gpu_matrix *a, const float *shift, double *sum, cudaStrea
 void cov_v6_deferred(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v7_occupancy(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 void cov_v8_tensor(const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
+
+/* S2/S4 accurate to double precision, for float data (the noise estimate,
+ * float32 and int32 images): slices of the matrix converted to double
+ * (shift subtracted, exact) and their product added by cuBLAS on the FP64
+ * tensor cores, Dgemm (the whole square) or Dsyrk (the lower triangle as
+ * the float kernels fill it). The context holds the handle and the
+ * conversion buffer (bands x slice doubles). */
+enum cov_fp64_routine { COV_FP64_DGEMM, COV_FP64_DSYRK };
+struct cov_fp64 {
+  void *blas; /* cublasHandle_t */
+  double *scratch;
+  long long slice;
+  int bands, routine;
+};
+/* Bytes of the conversion buffer for bands x at most max_pixels. */
+size_t cov_fp64_bytes(int bands, long long max_pixels);
+void cov_fp64_create(cov_fp64 *c, int bands, long long max_pixels, int routine, cudaStream_t s);
+void cov_fp64_destroy(cov_fp64 *c);
+void cov_fp64_add(cov_fp64 *c, const gpu_matrix *a, const float *shift, double *sum, cudaStream_t s);
 
 /* sums[b] += sum_k (a_bk - shift_b), blocked like the covariances. */
 void band_sums(const gpu_matrix *a, const float *shift, double *sums, cudaStream_t s);

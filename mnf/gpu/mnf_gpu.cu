@@ -1,16 +1,19 @@
 /* The GPU implementations of the whole MNF:
  *   gpu (CUDA-MNF): the image goes up in chunks of pixel rows on one stream
  *     while another filters each chunk that has arrived (V3 mean, V0 median
- *     or diff) and adds its noise covariance (V7) and data covariance (V8,
- *     exact on the tensor cores for 16-bit types) into double sums; S3,
+ *     or a difference) and adds its noise covariance (float64: cov_fp64,
+ *     Dgemm on the FP64 tensor cores) and data covariance (V8, exact on the
+ *     int8 tensor cores for 16-bit types; cov_fp64 for float32 and int32)
+ *     into double sums; S3,
  *     S5-S7 by default wherever the first run measures faster: on the host
  *     (LAPACKE/OpenBLAS) or by cuSOLVER Dsyevd and cuBLAS Dgemm on the
  *     device (mnf_gpu_plan_set_solver forces one; on the H100 the device
  *     solve takes about 4.2 ms against 11-15 ms on the host, mnf/RESULTS.md);
  *     S8 (transform V3) runs chunk by chunk with each chunk's components
  *     going down while the next is computed.
- *   gpu-naive: whole-image copies, the V0 kernels (V1 for mean3), no
- *     overlap.
+ *   gpu-naive: whole-image copies, the V0 filter (V1 for mean3), both
+ *     covariances by cov_fp64 (V0's float sums are not accurate enough at
+ *     the noise floor, issue 11), the V0 transform, no overlap.
  *   cublas / cublas-gemm (CUBLAS-MNF): the image converted to float on the
  *     device, means by cublasSgemv, covariances by cublasSsyrk (the paper's
  *     choice) or cublasSgemm, S8 by cublasSgemm plus cublasSger for the
@@ -44,6 +47,8 @@ struct mnf_gpu_plan {
   float *d_z;             /* the components (streamed: two chunk slots) */
   float *d_t, *d_shift, *d_ones, *d_vec;
   double *d_acc;          /* C_N sums, C_D sums, noise sums, data sums */
+  cov_fp64 fp64;          /* gpu, gpu-naive: the float64 covariance's handle and buffer */
+  float *d_offset, *h_offset; /* the centred output's per-component offsets */
   float *d_accf;          /* cuBLAS: C_N, C_D, noise means, data means (float) */
   double *h_acc;          /* pinned copies */
   float *h_accf, *h_shift, *h_t, *h_vec;
@@ -102,7 +107,11 @@ extern "C" envi_allocator mnf_gpu_pinned_allocator(void)
   return a;
 }
 
-extern "C" void mnf_gpu_register(void) { mnf_set_gpu_runner(mnf_gpu_run); }
+extern "C" void mnf_gpu_register(void)
+{
+  mnf_set_gpu_runner(mnf_gpu_run);
+  mnf_set_gpu_map_runner(mnf_gpu_map);
+}
 
 static gpu_image image_view(const mnf_gpu_plan *p)
 {
@@ -118,14 +127,27 @@ static gpu_matrix image_rows(const mnf_gpu_plan *p, int row0, int rows)
   return m;
 }
 
+static filter_launch difference_filter(int noise)
+{
+  return noise == MNF_NOISE_SHIFT ? filter_shift : noise == MNF_NOISE_DIAG ? filter_diag : filter_diff;
+}
+
 static filter_launch best_filter(int noise)
 {
-  return noise == MNF_NOISE_MEDIAN3 ? filter_v0_median : noise == MNF_NOISE_MEAN3 ? filter_v3_reuse : filter_diff;
+  return noise == MNF_NOISE_MEDIAN3 ? filter_v0_median : noise == MNF_NOISE_MEAN3 ? filter_v3_reuse : difference_filter(noise);
 }
 
 static filter_launch naive_filter(int noise)
 {
-  return noise == MNF_NOISE_MEDIAN3 ? filter_v0_median : noise == MNF_NOISE_MEAN3 ? filter_v1_mean : filter_diff;
+  return noise == MNF_NOISE_MEDIAN3 ? filter_v0_median : noise == MNF_NOISE_MEAN3 ? filter_v1_mean : difference_filter(noise);
+}
+
+/* z[m][k] -= offset[m] for the n pixels of rows of z ldz apart: the
+ * centred output, Z = T^T X - T^T mean. */
+__global__ void subtract_offsets_kernel(float *z, long long ldz, long long n, const float *offset)
+{
+  long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) z[blockIdx.y * ldz + k] -= offset[blockIdx.y];
 }
 
 __global__ void to_float_kernel(const void *x, int type, long long n, float *out)
@@ -150,6 +172,8 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
   cudaFree(p->d_x), cudaFree(p->d_f), cudaFree(p->d_xf), cudaFree(p->d_z), cudaFree(p->d_t);
   cudaFree(p->d_shift), cudaFree(p->d_ones), cudaFree(p->d_vec), cudaFree(p->d_acc), cudaFree(p->d_accf);
   cudaFreeHost(p->h_acc), cudaFreeHost(p->h_accf), cudaFreeHost(p->h_shift), cudaFreeHost(p->h_t), cudaFreeHost(p->h_vec);
+  cudaFree(p->d_offset), cudaFreeHost(p->h_offset);
+  cov_fp64_destroy(&p->fp64);
   if (p->copy) {
     for (int c = 0; c < MAX_CHUNKS; c++)
       cudaEventDestroy(p->in[c]), cudaEventDestroy(p->out[c]), cudaEventDestroy(p->covered[c]);
@@ -248,7 +272,7 @@ static void plan_chunks(mnf_gpu_plan *p, bool streamed, long chunk_pixels)
 
 mnf_gpu_plan *mnf_gpu_plan_create(const mnf_image *img, const mnf_options *opt, char *err, size_t err_size)
 {
-  mnf_gpu_tuning defaults = {0, MNF_GPU_STORAGE_AUTO, 0};
+  mnf_gpu_tuning defaults = {0, MNF_GPU_STORAGE_AUTO, 0, COV_FP64_DGEMM};
   return mnf_gpu_plan_create_tuned(img, opt, &defaults, err, err_size);
 }
 
@@ -281,7 +305,9 @@ static int plan_memory(mnf_gpu_plan *p, const mnf_gpu_tuning *tuning, size_t *f_
     if (p->chunk_row0[c + 1] - p->chunk_row0[c] > max_rows) max_rows = p->chunk_row0[c + 1] - p->chunk_row0[c];
   *f_floats = B * (size_t)(max_rows + 1) * W; /* chunk_filter_rows: up to one row more */
   p->x_slot = S * B, p->z_slot = M * S;
-  size_t resident = S * B * p->esize + *f_floats * 4 + M * S * 4 + (blas ? S * B * 4 + S * 4 : 0) + margin;
+  if (opt->stats_only) M = 0;
+  size_t fp64 = blas ? 0 : cov_fp64_bytes((int)B, (long long)max_rows * W);
+  size_t resident = S * B * p->esize + *f_floats * 4 + M * S * 4 + (blas ? S * B * 4 + S * 4 : 0) + fp64 + margin;
   bool stream = custom && (tuning->storage == MNF_GPU_STORAGE_STREAMED ||
                            (tuning->storage == MNF_GPU_STORAGE_AUTO && resident > free_bytes));
   if (!stream) {
@@ -291,8 +317,9 @@ static int plan_memory(mnf_gpu_plan *p, const mnf_gpu_tuning *tuning, size_t *f_
                     custom ? "" : " (--impl gpu streams the image and needs less)");
   }
   /* Per chunk row: two slots of the image and of the components, one of
-   * the noise estimate; plus the two halo rows of each image slot. */
-  size_t per_row = W * (2 * B * p->esize + B * 4 + 2 * M * 4), fixed = margin + W * (4 * B * p->esize + B * 4);
+   * the noise estimate, the float64 buffer (at most); plus the two halo
+   * rows of each image slot. */
+  size_t per_row = W * (2 * B * p->esize + B * 4 + 2 * M * 4 + B * 8), fixed = margin + W * (4 * B * p->esize + B * 4);
   if (free_bytes < fixed + per_row)
     return mnf_fail(err, err_size, "not enough GPU memory for --impl gpu even streaming a row at a time: needs %zu MB, %zu MB free",
                     (fixed + per_row) >> 20, free_bytes >> 20);
@@ -325,6 +352,7 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
     return NULL;
   }
   p->M = p->r.components;
+  p->r.noise_pixels = mnf_noise_count(img, opt->noise, NULL);
   bool blas = opt->impl == MNF_IMPL_CUBLAS || opt->impl == MNF_IMPL_CUBLAS_GEMM;
   size_t f_floats, B = p->B, S = p->S;
   if (plan_memory(p, tuning, &f_floats, err, err_size)) {
@@ -334,8 +362,7 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
   }
   int slots = p->stream_rows ? 2 : 1;
   /* The output goes straight into pinned memory. */
-  free(p->r.components_data);
-  CUDA_CHECK(cudaMallocHost(&p->r.components_data, sizeof(float) * p->M * S));
+  if (!opt->stats_only) CUDA_CHECK(cudaMallocHost(&p->r.components_data, sizeof(float) * p->M * S));
   p->r.release_components = pinned_release;
   if (!is_pinned(img->data)) {
     CUDA_CHECK(cudaHostRegister(img->data, mnf_image_bytes(img), cudaHostRegisterReadOnly));
@@ -343,7 +370,9 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
   }
   CUDA_CHECK(cudaMalloc(&p->d_x, slots * p->x_slot * p->esize));
   CUDA_CHECK(cudaMalloc(&p->d_f, f_floats * 4));
-  CUDA_CHECK(cudaMalloc(&p->d_z, slots * p->z_slot * 4));
+  if (!opt->stats_only) CUDA_CHECK(cudaMalloc(&p->d_z, slots * p->z_slot * 4));
+  CUDA_CHECK(cudaMalloc(&p->d_offset, (size_t)p->M * 4));
+  CUDA_CHECK(cudaMallocHost(&p->h_offset, (size_t)p->M * 4));
   CUDA_CHECK(cudaMalloc(&p->d_t, (size_t)p->M * B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_shift, B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_acc, (2 * B * B + 2 * B) * 8));
@@ -379,6 +408,15 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
   CUDA_CHECK(cudaEventCreate(&p->stop));
   CUDA_CHECK(cudaEventCreate(&p->reduced));
   CUDA_CHECK(cudaEventCreate(&p->work_done));
+  if (!blas) {
+    long long max_pixels = 0;
+    for (int c = 0; c < p->chunks; c++) {
+      int row0, rows;
+      chunk_range(p, c, &row0, &rows);
+      if ((long long)(rows + 1) * p->W > max_pixels) max_pixels = (long long)(rows + 1) * p->W;
+    }
+    cov_fp64_create(&p->fp64, p->B, max_pixels, tuning->fp64_routine, p->compute);
+  }
   p->solver_choice = MNF_GPU_SOLVER_AUTO;
   solver_create(p);
   return p;
@@ -446,9 +484,25 @@ static void finish_covariance(const double *sums, const double *band, size_t S, 
 
 static void upload_transform(mnf_gpu_plan *p)
 {
-  for (int m = 0; m < p->M; m++)
+  double *offset = (double *)malloc(sizeof(double) * p->M);
+  if (!offset) abort(); /* M doubles */
+  mnf_component_offsets(&p->r, &p->opt, offset);
+  for (int m = 0; m < p->M; m++) {
+    p->h_offset[m] = (float)offset[m];
     for (int b = 0; b < p->B; b++) p->h_t[(size_t)m * p->B + b] = (float)p->r.transform[(size_t)b * p->B + m];
+  }
+  free(offset);
   CUDA_CHECK(cudaMemcpyAsync(p->d_t, p->h_t, sizeof(float) * p->M * p->B, cudaMemcpyHostToDevice, p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->d_offset, p->h_offset, sizeof(float) * p->M, cudaMemcpyHostToDevice, p->compute));
+}
+
+/* S8 of n pixels of x into z (rows ldz apart), centred unless raw. */
+static void transform_chunk(mnf_gpu_plan *p, transform_launch transform, const gpu_matrix *x, float *z, long long ldz)
+{
+  transform(x, p->d_t, p->M, z, ldz, p->compute);
+  if (!p->opt.raw_output)
+    subtract_offsets_kernel<<<dim3(ceil_div(x->n, 256), p->M), 256, 0, p->compute>>>(z, ldz, x->n, p->d_offset);
+  CUDA_CHECK_LAUNCH();
 }
 
 /* Filter rows [first, end) go with chunk c: each needs the row below it,
@@ -472,20 +526,21 @@ static void chunk_covariances(mnf_gpu_plan *p, const gpu_image *view, int first,
   double *cn = p->d_acc, *cd = cn + (size_t)B * B, *fsum = cd + (size_t)B * B, *xsum = fsum + B;
   bool best = p->opt.impl == MNF_IMPL_GPU;
   filter_launch filter = best ? best_filter(p->opt.noise) : naive_filter(p->opt.noise);
-  /* The noise estimate is float: V7. The image itself, if its type fits
-   * in 16 bits, goes exactly through the tensor cores (V8 runs V7 for the
-   * other types). */
-  cov_launch noise_cov = best ? cov_v7_occupancy : cov_v0_naive, data_cov = best ? cov_v8_tensor : cov_v0_naive;
+  /* The noise estimate is float: float64 sums (cov_fp64). The image
+   * itself, if its type fits in 16 bits, goes exactly through the int8
+   * tensor cores (V8); float32 and int32 images through cov_fp64. */
+  bool exact_integers = best && (p->img->data_type == ENVI_U8 || p->img->data_type == ENVI_I16 || p->img->data_type == ENVI_U16);
   if (first_chunk) MNF_DISPATCH_TYPE(view->type, (first_row_shift_kernel<T><<<B, 256, 0, p->compute>>>(*view, p->d_shift)));
   if (end > first) {
     filter(view, first, end - first, p->d_f, p->compute);
     CUDA_CHECK_LAUNCH();
     gpu_matrix f = {p->d_f, ENVI_F32, B, (long long)(end - first) * p->W, (long long)(end - first) * p->W};
     band_sums(&f, NULL, fsum, p->compute);
-    noise_cov(&f, NULL, cn, p->compute);
+    cov_fp64_add(&p->fp64, &f, NULL, cn, p->compute);
   }
   band_sums(x, p->d_shift, xsum, p->compute);
-  data_cov(x, p->d_shift, cd, p->compute);
+  if (exact_integers) cov_v8_tensor(x, p->d_shift, cd, p->compute);
+  else cov_fp64_add(&p->fp64, x, p->d_shift, cd, p->compute);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -545,7 +600,7 @@ static void covariances_custom(mnf_gpu_plan *p)
   CUDA_CHECK(cudaEventRecord(p->reduced, p->compute));
   CUDA_CHECK(cudaEventSynchronize(p->reduced));
   const double *h_fsum = p->h_acc + 2 * (size_t)B * B, *h_xsum = h_fsum + B;
-  finish_covariance(p->h_acc, h_fsum, p->S, B, p->r.noise_cov);
+  finish_covariance(p->h_acc, h_fsum, p->r.noise_pixels, B, p->r.noise_cov);
   finish_covariance(p->h_acc + (size_t)B * B, h_xsum, p->S, B, p->r.data_cov);
   for (int b = 0; b < B; b++) p->r.band_mean[b] = p->h_shift[b] + h_xsum[b] / (double)p->S;
 }
@@ -560,8 +615,7 @@ static void transform_resident(mnf_gpu_plan *p)
     chunk_range(p, c, &row0, &rows);
     gpu_matrix x = image_rows(p, row0, rows);
     float *z = p->d_z + (size_t)row0 * p->W;
-    transform(&x, p->d_t, p->M, z, (long long)p->S, p->compute);
-    CUDA_CHECK_LAUNCH();
+    transform_chunk(p, transform, &x, z, (long long)p->S);
     CUDA_CHECK(cudaEventRecord(p->out[c], p->compute));
     CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c], 0));
     copy_components_down(p, z, p->S, row0, rows, p->copy);
@@ -583,8 +637,7 @@ static void transform_streamed(mnf_gpu_plan *p)
     CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->in[slot], 0));
     if (c >= 2) CUDA_CHECK(cudaStreamWaitEvent(p->compute, p->downloaded[slot], 0));
     gpu_matrix x = {x_slot(p, c), p->img->data_type, p->B, (long long)rows * p->W, (long long)rows * p->W};
-    transform_v3_registers(&x, p->d_t, p->M, z_slot(p, c), (long long)rows * p->W, p->compute);
-    CUDA_CHECK_LAUNCH();
+    transform_chunk(p, transform_v3_registers, &x, z_slot(p, c), (long long)rows * p->W);
     CUDA_CHECK(cudaEventRecord(p->out[slot], p->compute));
     CUDA_CHECK(cudaStreamWaitEvent(p->down, p->out[slot], 0));
     copy_components_down(p, z_slot(p, c), (size_t)rows * p->W, row0, rows, p->down);
@@ -636,6 +689,18 @@ static void covariances_cublas(mnf_gpu_plan *p)
       p->r.noise_cov[(size_t)i * B + j] = p->h_accf[(size_t)j * B + i];
       p->r.data_cov[(size_t)i * B + j] = p->h_accf[(size_t)B * B + (size_t)j * B + i];
     }
+  /* shift and diag leave pixels out with F = 0: cuBLAS took the mean over
+   * all S pixels and summed (0 - m)^2 for each of them; undo that. */
+  double n = (double)p->r.noise_pixels, all = (double)p->S;
+  if (p->r.noise_pixels != p->S)
+    for (int i = 0; i < B; i++)
+      for (int j = 0; j <= i; j++) {
+        double mi = p->h_vec[i] * all / n, mj = p->h_vec[j] * all / n, mi_all = p->h_vec[i], mj_all = p->h_vec[j];
+        /* sum over all of (F - m_all)(F - m_all) = sum_valid F F - S m_all m_all; the valid
+         * pixels' covariance is (sum_valid F F - n m m) / (n - 1). */
+        double sum_ff = p->r.noise_cov[(size_t)i * B + j] * (all - 1.0) + all * mi_all * mj_all;
+        p->r.noise_cov[(size_t)i * B + j] = (sum_ff - n * mi * mj) / (n - 1.0);
+      }
   mnf_mirror_lower(p->r.noise_cov, B);
   mnf_mirror_lower(p->r.data_cov, B);
   for (int b = 0; b < B; b++) p->r.band_mean[b] = p->h_vec[B + b];
@@ -646,8 +711,8 @@ static void transform_cublas(mnf_gpu_plan *p)
   int B = p->B, M = p->M;
   long long S = (long long)p->S;
   const float one = 1.0f, zero = 0.0f;
-  /* Z = T^T (X - mean) + T^T mean: a product on the centred image, then a
-   * rank-one update adds each component's offset. */
+  /* Z = T^T (X - mean), the centred output; raw: plus T^T mean, a rank-one
+   * update of each component's offset. */
   float *offset = p->h_vec + 2 * B;
   for (int m = 0; m < M; m++) {
     double o = 0;
@@ -657,7 +722,7 @@ static void transform_cublas(mnf_gpu_plan *p)
   float *d_offset = p->d_vec + 2 * B;
   CUDA_CHECK(cudaMemcpyAsync(d_offset, offset, sizeof(float) * M, cudaMemcpyHostToDevice, p->compute));
   CUBLAS_CHECK(cublasSgemm(p->blas, CUBLAS_OP_N, CUBLAS_OP_N, S, M, B, &one, p->d_xf, S, p->d_t, B, &zero, p->d_z, S));
-  CUBLAS_CHECK(cublasSger(p->blas, S, M, &one, p->d_ones, 1, d_offset, 1, p->d_z, S));
+  if (p->opt.raw_output) CUBLAS_CHECK(cublasSger(p->blas, S, M, &one, p->d_ones, 1, d_offset, 1, p->d_z, S));
   CUDA_CHECK(cudaMemcpyAsync(p->r.components_data, p->d_z, sizeof(float) * M * S, cudaMemcpyDeviceToHost, p->compute));
 }
 
@@ -764,9 +829,11 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   double wall1 = mnf_now_ms();
   if (solve(p, err, err_size)) return -1;
   double wall2 = mnf_now_ms();
-  upload_transform(p);
-  if (blas) transform_cublas(p);
-  else transform_custom(p);
+  if (!p->opt.stats_only) {
+    upload_transform(p);
+    if (blas) transform_cublas(p);
+    else transform_custom(p);
+  }
   CUDA_CHECK(cudaEventRecord(p->work_done, p->compute));
   CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->work_done, 0)); /* cuBLAS also copies down on compute */
   CUDA_CHECK(cudaEventRecord(p->stop, p->copy));

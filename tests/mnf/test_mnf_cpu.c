@@ -9,57 +9,11 @@
 #include <lapacke.h>
 
 #include "mnf.h"
+#include "mnf_reference.h"
 #include "synth.h"
 #include "testing.h"
 
 enum { W = 37, H = 29, B = 12, SIGNAL = 5 };
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double px(const mnf_image *img, int b, int x, int y)
-{
-  x = x < 0 ? 0 : x >= img->samples ? img->samples - 1 : x;
-  y = y < 0 ? 0 : y >= img->lines ? img->lines - 1 : y;
-  return mnf_image_value(img, ((size_t)b * img->lines + y) * img->samples + x);
-}
-
-/* The reference noise estimate, written independently of libmnf. */
-static double ref_noise(const mnf_image *img, int noise, int b, int x, int y)
-{
-  double v[9];
-  int n = 0;
-  if (noise == MNF_NOISE_DIFF)
-    return (px(img, b, x, y) - px(img, b, x + 1 < img->samples ? x + 1 : x - 1, y)) / sqrt(2.0);
-  for (int dy = -1; dy <= 1; dy++)
-    for (int dx = -1; dx <= 1; dx++) v[n++] = px(img, b, x + dx, y + dy);
-  if (noise == MNF_NOISE_MEAN3) {
-    double s = 0;
-    for (int i = 0; i < 9; i++) s += v[i];
-    return (px(img, b, x, y) - s / 9.0) * 3.0 / sqrt(8.0);
-  }
-  qsort(v, 9, sizeof *v, cmp_double);
-  return px(img, b, x, y) - v[4];
-}
-
-static void ref_covariance(const double *a, int nb, size_t S, double *cov)
-{
-  double *mean = calloc(nb, sizeof *mean);
-  for (int i = 0; i < nb; i++) {
-    for (size_t k = 0; k < S; k++) mean[i] += a[i * S + k];
-    mean[i] /= (double)S;
-  }
-  for (int i = 0; i < nb; i++)
-    for (int j = 0; j < nb; j++) {
-      double s = 0;
-      for (size_t k = 0; k < S; k++) s += (a[i * S + k] - mean[i]) * (a[j * S + k] - mean[j]);
-      cov[i * nb + j] = s / (double)(S - 1);
-    }
-  free(mean);
-}
 
 static double max_rel_diff(const double *a, const double *b, size_t n)
 {
@@ -77,7 +31,7 @@ static void make_scene(mnf_image *img, int type, unsigned seed)
   if (synth_generate(&p, img, NULL)) abort();
 }
 
-static void check_against_reference(int noise, int type)
+static void check_against_reference(int noise, int type, int impl)
 {
   mnf_image img;
   make_scene(&img, type, 7 + noise);
@@ -87,7 +41,7 @@ static void check_against_reference(int noise, int type)
     for (int y = 0; y < H; y++)
       for (int xx = 0; xx < W; xx++) {
         f[b * S + (size_t)y * W + xx] = ref_noise(&img, noise, b, xx, y);
-        x[b * S + (size_t)y * W + xx] = px(&img, b, xx, y);
+        x[b * S + (size_t)y * W + xx] = ref_px(&img, b, xx, y);
       }
   double cn[B * B], cd[B * B], cn2[B * B], cd2[B * B], lambda[B];
   ref_covariance(f, B, S, cn);
@@ -97,7 +51,7 @@ static void check_against_reference(int noise, int type)
   memcpy(cd2, cd, sizeof cd);
   CHECK(LAPACKE_dsygv(LAPACK_ROW_MAJOR, 1, 'N', 'L', B, cd2, B, cn2, B, lambda) == 0);
 
-  mnf_options opt = {0, noise, MNF_IMPL_SERIAL};
+  mnf_options opt = {0, noise, impl, 0, 0, 0};
   mnf_result r;
   char err[512];
   int rc = mnf_run(&img, &opt, &r, err, sizeof err);
@@ -136,19 +90,19 @@ static void check_against_reference(int noise, int type)
     CHECK(r.transform[arg * B + m] > 0);
   }
 
-  /* Z = T^T X, and with every component X = C_N T Z. */
+  /* Z = T^T (X - mean), and with every component X = mean + C_N T Z. */
   double worst_z = 0, worst_x = 0, zscale = 0, xscale = 0;
   for (size_t k = 0; k < S; k += 7) {
     double z[B];
     for (int m = 0; m < B; m++) {
       z[m] = 0;
-      for (int b = 0; b < B; b++) z[m] += r.transform[b * B + m] * x[b * S + k];
+      for (int b = 0; b < B; b++) z[m] += r.transform[b * B + m] * (x[b * S + k] - r.band_mean[b]);
       worst_z = fmax(worst_z, fabs(z[m] - r.components_data[m * S + k]));
       zscale = fmax(zscale, fabs(z[m]));
       z[m] = r.components_data[m * S + k];
     }
     for (int b = 0; b < B; b++) {
-      double back = 0;
+      double back = r.band_mean[b];
       for (int a = 0; a < B; a++)
         for (int m = 0; m < B; m++) back += cn[b * B + a] * r.transform[a * B + m] * z[m];
       worst_x = fmax(worst_x, fabs(back - x[b * S + k]));
@@ -165,7 +119,7 @@ static void check_against_reference(int noise, int type)
 
 static void expect_run_error(mnf_image *img, const char *want)
 {
-  mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL};
+  mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result r;
   char err[512] = "";
   for (int impl = MNF_IMPL_SERIAL; impl <= MNF_IMPL_CPU; impl++) {
@@ -210,7 +164,7 @@ static void test_serial_vs_cpu(int noise, int type)
 {
   mnf_image img;
   make_scene(&img, type, 21);
-  mnf_options opt = {6, noise, MNF_IMPL_SERIAL};
+  mnf_options opt = {6, noise, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result a, b;
   char err[512];
   CHECK(mnf_run(&img, &opt, &a, err, sizeof err) == 0);
@@ -237,13 +191,20 @@ static void test_serial_vs_cpu(int noise, int type)
 
 int main(void)
 {
-  check_against_reference(MNF_NOISE_MEDIAN3, ENVI_I16);
-  check_against_reference(MNF_NOISE_MEAN3, ENVI_U16);
-  check_against_reference(MNF_NOISE_DIFF, ENVI_F32);
-  check_against_reference(MNF_NOISE_MEAN3, ENVI_U8);
+  check_against_reference(MNF_NOISE_MEDIAN3, ENVI_I16, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_MEAN3, ENVI_U16, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_DIFF, ENVI_F32, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_MEAN3, ENVI_U8, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_SHIFT, ENVI_F32, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_DIAG, ENVI_I16, MNF_IMPL_SERIAL);
+  check_against_reference(MNF_NOISE_SHIFT, ENVI_I16, MNF_IMPL_CPU);
+  check_against_reference(MNF_NOISE_DIAG, ENVI_F32, MNF_IMPL_CPU);
+  check_against_reference(MNF_NOISE_MEDIAN3, ENVI_F32, MNF_IMPL_CPU);
   test_bad_images();
   test_serial_vs_cpu(MNF_NOISE_MEAN3, ENVI_I16);
   test_serial_vs_cpu(MNF_NOISE_MEDIAN3, ENVI_I32);
   test_serial_vs_cpu(MNF_NOISE_DIFF, ENVI_U8);
+  test_serial_vs_cpu(MNF_NOISE_SHIFT, ENVI_F32);
+  test_serial_vs_cpu(MNF_NOISE_DIAG, ENVI_I16);
   return test_summary();
 }
