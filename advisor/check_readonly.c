@@ -30,12 +30,12 @@ void check_t4_readonly_path(kernel_ctx *k, access_info *x) {
   if (!gather && !lanes_strided(&x->lanes, x->width, &got, &ideal)) return;
   wl_finding *t = new_finding(k, "T_4", x, a);
   if (!t) return;
-  add_metric(k, t, "pattern.texture.strided");
   add_metric(k, t, "pattern.global.strided");
+  add_metric(k, t, "pattern.global_nc.strided");
   set_message(t, gather ? wl_format("read-only '%s' is gathered through an index loaded from memory, on the "
                                     "plain global path", a->name)
                         : wl_format("read-only '%s' is read non-consecutively through the plain global path",
                                     a->name),
-              compare_text(k, t, "texture strided", "global strided"));
+              compare_text(k, t, "global strided", "read-only path strided"));
   restrict_fix(t, a);
 }

@@ -163,3 +163,22 @@ void apply_suppressions(wl_file_result *r, const char *text, size_t len) {
   free(start);
 }
 
+
+/* The rule's evidence (catalog.json): the finding's first metric is the
+ * cost of the code as written, its second the cost after the fix. When the
+ * chosen profile measured both and the fix saves less than 5% (the
+ * benchmark suite's noise bound), the finding is a note that says so, not
+ * a warning. */
+void judge_payoff(kernel_ctx *k, wl_finding *f) {
+  const json_value *evidence = json_get(wl_rule(f->rule), "evidence");
+  if (!evidence || f->metric_count < 2 || !f->metrics[0].present || !f->metrics[1].present) return;
+  bool lower = strcmp(json_string_or(json_get(evidence, "better"), "lower"), "lower") == 0;
+  double cost = f->metrics[0].value, fixed = f->metrics[1].value;
+  if (lower ? fixed < 0.95 * cost : fixed > 1.05 * cost) return;
+  f->severity = "note";
+  const char *gpu = k->opt->profile_short ? k->opt->profile_short : "this GPU";
+  char *message = wl_format("%s; on %s the change does not pay: the measurements favour the code as it is",
+                            f->message, gpu);
+  free(f->message);
+  f->message = message;
+}

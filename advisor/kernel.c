@@ -8,6 +8,7 @@
 /* Every registered check over every access of its space, then over every
  * array of its space. */
 static void run_checks(kernel_ctx *k) {
+  size_t first = k->res->finding_count;
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
     for (size_t c = 0; c < wl_check_count; c++)
@@ -16,6 +17,7 @@ static void run_checks(kernel_ctx *k) {
   for (int i = 0; i < k->array_count; i++)
     for (size_t c = 0; c < wl_check_count; c++)
       if (wl_checks[c].on_array && wl_checks[c].space == k->arrays[i].space) wl_checks[c].on_array(k, &k->arrays[i]);
+  for (size_t i = first; i < k->res->finding_count; i++) judge_payoff(k, &k->res->findings[i]);
 }
 
 /* An integer literal token, or a macro that the file defines as one

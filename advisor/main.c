@@ -36,7 +36,7 @@ static const char usage_text[] =
   "  --shim                     parse with warplint's stand-in CUDA headers, even when a\n"
   "                             toolkit is installed\n"
   "  -- ARGS...                 extra compiler arguments (-I, -D) for every file\n"
-  "exit status: 0 clean, 1 findings, 2 usage or parse errors\n";
+  "exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or parse errors\n";
 
 typedef struct cli {
   const char *command, *format, *gpu, *build_dir, *fail_on;
@@ -361,7 +361,8 @@ static int run_check(cli *c, bool inventory) {
   int status = 0;
   for (int i = 0; i < count; i++) {
     if (results[i].failed) status = 2;
-    if (status == 0 && results[i].finding_count > 0) status = 1;  /* every finding is a warning */
+    for (size_t f = 0; f < results[i].finding_count && status == 0; f++)
+      if (strcmp(results[i].findings[f].severity, "warning") == 0 || strcmp(c->fail_on, "note") == 0) status = 1;
     if (c->fix && !results[i].failed && wl_apply_fixes(&results[i], c->backup) != 0) status = 2;
   }
   for (int i = 0; i < count; i++) {

@@ -397,6 +397,39 @@ static void test_skipped_file_reported(void) {
   free(good);
 }
 
+/* The same kernel against two profiles that differ only in the read-only
+ * path's cost: T_4 is a warning where that path pays and a note that says
+ * why where it does not; every other finding is the same. */
+static void test_advice_follows_profile(void) {
+  char *slower = wl_test_format("%s/tests/advisor/profiles/synthetic-nc-slower.json", test_source_dir());
+  char *kernel = wl_test_format("%s/tests/advisor/fixtures/t4_positive.cu", test_source_dir());
+  char *a1 = wl_test_format("check --format=json --gpu '%s' '%s'", profile, kernel);
+  char *a2 = wl_test_format("check --format=json --gpu '%s' '%s'", slower, kernel);
+  int s1, s2;
+  json_value *pays = run_json(a1, &s1), *not_pays = run_json(a2, &s2);
+  const json_value *f1 = json_get(pays, "findings"), *f2 = json_get(not_pays, "findings");
+  CHECK(f1 && f2 && f1->count == f2->count);
+  int t4 = 0;
+  for (size_t i = 0; f1 && f2 && i < f1->count && i < f2->count; i++) {
+    const json_value *x = json_at(f1, i), *y = json_at(f2, i);
+    const char *rule = json_string_or(json_get(x, "rule"), "");
+    CHECK_STR(rule, json_string_or(json_get(y, "rule"), ""));
+    const char *sx = json_string_or(json_get(x, "severity"), ""), *sy = json_string_or(json_get(y, "severity"), "");
+    if (strcmp(rule, "T_4") == 0) {
+      t4++;
+      CHECK_STR(sx, "warning");
+      CHECK_STR(sy, "note");
+      CHECK(strstr(json_string_or(json_get(y, "message"), ""), "does not pay") != NULL);
+    } else {
+      CHECK_STR(sx, sy);
+    }
+  }
+  CHECK(t4 >= 1);
+  json_free(pays);
+  json_free(not_pays);
+  free(a1); free(a2); free(kernel); free(slower);
+}
+
 static void test_large_file(void) {
   char *path = wl_test_format("%s/large.cu", scratch);
   FILE *f = fopen(path, "w");
@@ -503,6 +536,7 @@ int main(int argc, char **argv) {
   test_bad_input();
   test_error_tolerance();
   test_skipped_file_reported();
+  test_advice_follows_profile();
   test_large_file();
   test_subcommands();
   test_ptxas();

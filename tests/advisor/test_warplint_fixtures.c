@@ -41,6 +41,41 @@ static int read_expectations(const char *path, expect *out) {
   return n;
 }
 
+static json_value *catalog;
+
+/* key matches pattern, where <name> stands for any text. */
+static bool key_matches(const char *key, const char *pattern) {
+  if (!*pattern) return !*key;
+  if (*pattern == '<') {
+    const char *close = strchr(pattern, '>');
+    if (!close) return false;
+    for (const char *k = key;; k++) {
+      if (key_matches(k, close + 1)) return true;
+      if (!*k) return false;
+    }
+  }
+  return *key == *pattern && key_matches(key + 1, pattern + 1);
+}
+
+/* A finding's two metrics are the comparison its rule names in the catalog
+ * (evidence.cost, evidence.instead). */
+static void check_evidence(const json_value *f, const char *path) {
+  const char *rule = json_string_or(json_get(f, "rule"), "?");
+  const json_value *rules = json_get(catalog, "rules"), *evidence = NULL;
+  for (size_t i = 0; rules && i < rules->count; i++)
+    if (strcmp(json_string_or(json_get(json_at(rules, i), "id"), ""), rule) == 0)
+      evidence = json_get(json_at(rules, i), "evidence");
+  if (!evidence) return;
+  const json_value *metrics = json_path(f, "estimate.metrics");
+  const char *cost = json_string_or(json_get(json_at(metrics, 0), "key"), "");
+  const char *instead = json_string_or(json_get(json_at(metrics, 1), "key"), "");
+  if (key_matches(cost, json_string_or(json_get(evidence, "cost"), "")) &&
+      key_matches(instead, json_string_or(json_get(evidence, "instead"), "")))
+    test_passed++;
+  else
+    test_fail(__FILE__, __LINE__, "%s: %s quotes %s vs %s, not its catalog evidence", path, rule, cost, instead);
+}
+
 /* The findings of one file in the JSON document, against its expectations. */
 static void check_fixture(const json_value *doc, const char *path, const char *mode) {
   expect want[MAX_EXPECT];
@@ -74,6 +109,7 @@ static void check_fixture(const json_value *doc, const char *path, const char *m
     if (matched) test_passed++;
     else test_fail(__FILE__, __LINE__, "%s:%u (%s): unexpected %s: %s", path, line, mode, rule,
                    json_string_or(json_get(f, "message"), ""));
+    check_evidence(f, path);
     /* every estimate must name measured keys that the profile holds */
     const json_value *metrics = json_path(f, "estimate.metrics");
     CHECK(metrics && metrics->count >= 1);
@@ -131,6 +167,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   char *profile = wl_test_format("%s/tests/advisor/profiles/synthetic-sm90.json", test_source_dir());
+  char *catalog_path = wl_test_format("%s/rules/catalog.json", test_source_dir());
+  char err[256];
+  catalog = json_parse_file(catalog_path, err, sizeof err);
+  free(catalog_path);
+  CHECK(catalog != NULL);
   char *names[1024];
   int count = 0;
   for (int d = 2; d < argc; d++) {
@@ -154,5 +195,6 @@ int main(int argc, char **argv) {
   free(mode);
   for (int i = 0; i < count; i++) free(names[i]);
   free(profile);
+  json_free(catalog);
   return test_summary();
 }
