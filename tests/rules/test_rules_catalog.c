@@ -64,9 +64,34 @@ static void check_readme_section(const char *readme, const json_value *rule, con
   else test_passed++;
 }
 
+/* The rules whose cost warplint compares between the code as written and
+ * the fix; the others quote limits (L_), occupancy (S_4) or a pattern (C_1). */
+static const char *const compared_ids[] = {"G_2", "G_3", "S_1", "S_5", "S_6", "C_2", "C_3", "T_4"};
+#define N_COMPARED (sizeof compared_ids / sizeof compared_ids[0])
+
+/* evidence: {cost, instead, better: lower|higher, compares} */
+static void check_evidence(const json_value *rule, const char *id)
+{
+  const json_value *evidence = json_get(rule, "evidence");
+  bool compared = in_list(id, compared_ids, N_COMPARED);
+  if (!compared) {
+    if (evidence) test_fail(__FILE__, __LINE__, "%s: evidence on a rule warplint does not compare", id);
+    else test_passed++;
+    return;
+  }
+  const char *better = json_string_or(json_get(evidence, "better"), "");
+  CHECK(evidence && evidence->type == JSON_OBJECT && evidence->count == 4);
+  CHECK(strcmp(better, "lower") == 0 || strcmp(better, "higher") == 0);
+  CHECK(json_string_or(json_get(evidence, "cost"), "")[0] != '\0');
+  CHECK(json_string_or(json_get(evidence, "instead"), "")[0] != '\0');
+  CHECK(json_string_or(json_get(evidence, "compares"), "")[0] != '\0');
+}
+
 static void check_fields(const json_value *rule, const char *id)
 {
-  CHECK(rule->type == JSON_OBJECT && rule->count == N_STRING_FIELDS + 1);
+  bool has_evidence = json_get(rule, "evidence") != NULL;
+  CHECK(rule->type == JSON_OBJECT && rule->count == N_STRING_FIELDS + 1 + has_evidence);
+  check_evidence(rule, id);
   for (size_t i = 0; i < N_STRING_FIELDS; i++) {
     const char *value = json_string_or(json_get(rule, string_fields[i]), "");
     if (value[0] == '\0') test_fail(__FILE__, __LINE__, "%s: field \"%s\" missing or empty", id, string_fields[i]);
