@@ -30,7 +30,8 @@ CXCursor strip(CXCursor c) {
   for (;;) {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr && k != CXCursor_CStyleCastExpr &&
-        k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr)
+        k != CXCursor_CXXStaticCastExpr && k != CXCursor_CXXFunctionalCastExpr &&
+        k != CXCursor_CXXReinterpretCastExpr && k != CXCursor_CXXConstCastExpr)
       return c;
     child_list l = children(c);
     if (l.n == 0) return c;
