@@ -17,7 +17,10 @@ extern "C" {
 
 typedef struct bench_ctx {
   bool quick;              /* --quick: fewer points and repeats, for the GPU test */
+  bool tiny;               /* --tiny: every kernel once on the smallest sizes, for
+                              compute-sanitizer; implies quick; the figures mean nothing */
   int repeats;             /* kernel launches per measured point */
+  int max_sms;             /* SMs whose latencies l2_partition measures; 0: all */
   gpu_device_info dev;
   FILE *results;           /* result lines */
   profile *prof;
@@ -44,6 +47,9 @@ void bench_check_chase(bench_ctx *c, const char *what, long long got, long long 
 /* Integer in [0, bound) from a fixed-seed generator (reproducible layouts). */
 unsigned bench_random(unsigned bound);
 
+/* The SM clock the GPU runs at now, in MHz, measured on the GPU (sm_clock.cu). */
+double bench_sm_clock_mhz(void);
+
 /* The experiments, one per file in experiments/. */
 void exp_latency_chase(bench_ctx *c);
 void exp_warp_broadcast(bench_ctx *c);
@@ -53,6 +59,7 @@ void exp_bank_conflict(bench_ctx *c);
 void exp_datatype_bandwidth(bench_ctx *c);
 void exp_cache_structure(bench_ctx *c);
 void exp_onchip_bandwidth(bench_ctx *c);
+void exp_l2_partition(bench_ctx *c);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,30 @@ __device__ __forceinline__ int load_texture(cudaTextureObject_t t, int i) {
   return tex1Dfetch<int>(t, i);
 }
 
+/* The SM this thread runs on (%smid): lets a kernel choose which SM does
+ * the work, since the scheduler, not the program, places blocks. */
+__device__ __forceinline__ unsigned bench_smid(void) {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+/* One step of an address chase: the 8-byte word at p holds the address of
+ * the next step, so the load's result is the next load's address with no
+ * arithmetic between them (LDG.E.64 [R.64], as in Mei and Chu's chase). */
+__device__ __forceinline__ const void *chase_step(const void *p) {
+  /* A plain ld.global (LDG.E.64, as the index chase's loads): dereferencing
+   * a pointer that was itself loaded compiles to a generic LD, and __ldca to
+   * a strong load; either could cost cycles of its own. */
+  unsigned long long next;
+  asm volatile("ld.global.u64 %0, [%1];" : "=l"(next) : "l"(p));
+  return (const void *)next;
+}
+/* The same through ld.global.cg: L2 and below, never L1. */
+__device__ __forceinline__ const void *chase_step_cg(const void *p) {
+  return (const void *)__ldcg((const unsigned long long *)p);
+}
+
 /* A texture object over n ints of linear device memory. */
 static inline cudaTextureObject_t bench_texture_of(const int *data, size_t n) {
   cudaResourceDesc res = {};

@@ -2,11 +2,13 @@
  * writes their result lines and the GPU profile, derives Table 2 and prints
  * it beside the paper's K20c table.
  *
- *   warpbench [--quick] [--only NAME[,NAME...]] [--out DIR] [--name SLUG]
+ *   warpbench [--quick | --tiny] [--repeats N] [--sms N] [--only NAME[,NAME...]]
+ *             [--out DIR] [--name SLUG]
  *
  * Output: DIR/SLUG.json (the profile) and DIR/SLUG.jsonl (result lines).
  * When DIR/SLUG.json exists already, every quantity that moved by more than
- * 5% since that run is listed and counted ("varies"). */
+ * 5% since that run is listed and counted ("varies"). The SM clock is
+ * measured before every experiment (clock.sm_mhz); the suite never sets it. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -37,19 +39,27 @@ static const experiment experiments[] = {
     {"datatype_bandwidth", exp_datatype_bandwidth},
     {"cache_structure", exp_cache_structure},
     {"onchip_bandwidth", exp_onchip_bandwidth},
+    {"l2_partition", exp_l2_partition},
 };
 enum { EXPERIMENT_COUNT = sizeof experiments / sizeof experiments[0] };
 
+enum { MAX_REPEATS = 64 };  /* the experiments' sample arrays */
+
 typedef struct options {
-  int quick;
+  int quick, tiny, repeats, max_sms;
   const char *only;
   const char *out_dir;
   char slug[64];
 } options;
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: warpbench [--quick] [--only NAME[,NAME...]] [--out DIR] [--name SLUG]\n"
-               "experiments:");
+  fprintf(out, "usage: warpbench [--quick | --tiny] [--repeats N] [--sms N] [--only NAME[,NAME...]]\n"
+               "                 [--out DIR] [--name SLUG]\n"
+               "  --quick      fewer points and repeats (the GPU test)\n"
+               "  --tiny       every kernel once on the smallest sizes (compute-sanitizer); figures mean nothing\n"
+               "  --repeats N  launches per point (1..%d; default 11, 3 with --quick, 1 with --tiny)\n"
+               "  --sms N      SMs whose L2 and DRAM latencies l2_partition measures (default all)\n"
+               "experiments:", MAX_REPEATS);
   for (int i = 0; i < EXPERIMENT_COUNT; i++) fprintf(out, " %s", experiments[i].name);
   fputc('\n', out);
 }
@@ -79,13 +89,31 @@ static int selected(const options *o, const char *name) {
   return 0;
 }
 
+/* A whole number in [low, high] or -1. */
+static int int_in(const char *text, int low, int high) {
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  return errno == 0 && end != text && *end == '\0' && v >= low && v <= high ? (int)v : -1;
+}
+
+static int bad_number(const char *option, const char *text, int high) {
+  fprintf(stderr, "warpbench: %s: \"%s\" is not a whole number from 1 to %d\n", option, text, high);
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
   o->out_dir = ".";
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--quick") == 0) o->quick = 1;
-    else if (strcmp(a, "--only") == 0 && i + 1 < argc) o->only = argv[++i];
+    else if (strcmp(a, "--tiny") == 0) o->quick = o->tiny = 1;
+    else if (strcmp(a, "--repeats") == 0 && i + 1 < argc) {
+      if ((o->repeats = int_in(argv[++i], 1, MAX_REPEATS)) < 0) return bad_number(a, argv[i], MAX_REPEATS);
+    } else if (strcmp(a, "--sms") == 0 && i + 1 < argc) {
+      if ((o->max_sms = int_in(argv[++i], 1, 1024)) < 0) return bad_number(a, argv[i], 1024);
+    } else if (strcmp(a, "--only") == 0 && i + 1 < argc) o->only = argv[++i];
     else if (strcmp(a, "--out") == 0 && i + 1 < argc) o->out_dir = argv[++i];
     else if (strcmp(a, "--name") == 0 && i + 1 < argc) snprintf(o->slug, sizeof o->slug, "%s", argv[++i]);
     else if (strcmp(a, "--help") == 0) { usage(stdout); exit(0); }
@@ -122,7 +150,7 @@ static void describe_gpu(const gpu_device_info *d, const options *o, profile *p)
   gpu_version_string(d->runtime_version, runtime, sizeof runtime);
   snprintf(p->reference, sizeof p->reference,
            "warpbench%s, %s; CUDA runtime %s; median of %d launches per point after warm-up",
-           o->quick ? " --quick" : "", when, runtime, o->quick ? 3 : 11);
+           o->tiny ? " --tiny" : o->quick ? " --quick" : "", when, runtime, o->repeats);
 }
 
 /* Compares with the previous profile at the same path, if there is one. */
@@ -171,8 +199,12 @@ int main(int argc, char **argv) {
   profile_init(&prof);
   bench_ctx c;
   memset(&c, 0, sizeof c);
+  if (!o.repeats) o.repeats = o.tiny ? 1 : o.quick ? 3 : 11;
+  if (!o.max_sms && o.quick) o.max_sms = o.tiny ? 2 : 4;
   c.quick = o.quick;
-  c.repeats = o.quick ? 3 : 11;
+  c.tiny = o.tiny;
+  c.repeats = o.repeats;
+  c.max_sms = o.max_sms;
   c.prof = &prof;
   c.source_dir = WARPBENCH_SOURCE_DIR;
   gpu_device_info_get(0, &c.dev);
@@ -188,22 +220,32 @@ int main(int argc, char **argv) {
     fprintf(stderr, "warpbench: %s: cannot write: %s\n", temp_path, strerror(errno));
     return 1;
   }
-  printf("warpbench: %s, %d SMs, %d MHz, driver %s%s\n", c.dev.name, c.dev.sm_count,
-         c.dev.sm_clock_khz / 1000, prof.driver, o.quick ? " (quick)" : "");
+  printf("warpbench: %s, %d SMs, %d MHz peak, driver %s%s\n", c.dev.name, c.dev.sm_count,
+         c.dev.sm_clock_khz / 1000, prof.driver, o.tiny ? " (tiny)" : o.quick ? " (quick)" : "");
 
+  double mhz[EXPERIMENT_COUNT];
   int ran = 0, total = 0;
   for (int i = 0; i < EXPERIMENT_COUNT; i++) total += selected(&o, experiments[i].name);
   for (int i = 0; i < EXPERIMENT_COUNT; i++) {
     if (!selected(&o, experiments[i].name)) continue;
     long failures_before = prof.chase_failures;
+    mhz[ran] = bench_sm_clock_mhz();
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     experiments[i].run(&c);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("[%d/%d] %-20s %6.1f s%s\n", ++ran, total, experiments[i].name, seconds,
-           prof.chase_failures > failures_before ? "  CHECK FAILED" : "");
+    printf("[%d/%d] %-20s %6.1f s  %4.0f MHz%s\n", ran + 1, total, experiments[i].name, seconds,
+           mhz[ran], prof.chase_failures > failures_before ? "  CHECK FAILED" : "");
+    bench_emit(&c, "sm_clock", "before", experiments[i].name, NULL, 0, "sm_clock", "MHz", &mhz[ran],
+               1, NULL);
+    ran++;
     fflush(stdout);
+  }
+  if (ran > 0) {
+    stats_summary clock;
+    stats_summarize(mhz, ran, &clock);
+    profile_set(&prof, "clock.sm_mhz", "MHz", &clock);
   }
   int write_failed = ferror(c.results) != 0;
   if (fclose(c.results) != 0) write_failed = 1;

@@ -3,13 +3,26 @@
 # included) and print a summary table last. Fails if any test fails, or if a
 # GPU test was skipped although this machine has a GPU.
 #
-#   scripts/gpu-check.sh [BUILD_DIR]        (default build-gpu)
+#   scripts/gpu-check.sh [--sanitize] [BUILD_DIR]        (default build-gpu)
+#
+# --sanitize: instead, every GPU test under each of compute-sanitizer's
+# memcheck, racecheck, synccheck and initcheck, and `warpbench --tiny` (every
+# kernel of the benchmark once, on the smallest sizes) the same way. The GPU
+# test of the benchmark, test_bench_quick, is left to `warpbench --tiny`: all
+# its GPU work is warpbench at the larger --quick sizes. The tests run side by
+# side (SANITIZE_JOBS at once, default 16), the four tools of one test one
+# after the other (tests write fixed output files), each run stopped after
+# SANITIZE_TIMEOUT seconds (default 300); the logs go to LOG_DIR/sanitizer/,
+# a table of every run comes last, and any error, failed run or timeout
+# fails.
 #
 # On the lent GPU machine, which has no package registry: carry .devdeps
 # (made by scripts/fetch-device-deps.sh) and it is unpacked into a private
 # prefix when LAPACKE is missing; warplint is built only if libclang exists.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+sanitize=0
+if [ "${1:-}" = --sanitize ]; then sanitize=1; shift; fi
 build=${1:-build-gpu}
 log_dir=${OUT:-$build}
 mkdir -p "$build" "$log_dir"
@@ -38,8 +51,72 @@ cmake -S . -B "$build" "${flags[@]}" >"$log_dir/configure.log" 2>&1 ||
   { cat "$log_dir/configure.log"; echo "gpu-check: configure failed"; exit 1; }
 cmake --build "$build" -j "$(nproc)" >"$log_dir/build.log" 2>&1 ||
   { tail -50 "$log_dir/build.log"; echo "gpu-check: build failed"; exit 1; }
-
 "$build/bin/gpu-info"
+
+SANITIZER_TOOLS="memcheck racecheck synccheck initcheck"
+
+# Runs every sanitizer tool on one test, one after the other; writes
+# NAME.TOOL.log and NAME.TOOL.result (exit status, seconds). The command is
+# shell-quoted, as tests.tsv holds it.
+run_one() {
+  local name=$1 workdir=$2 tool start rc
+  local -a argv
+  eval "argv=($3)"
+  for tool in $SANITIZER_TOOLS; do
+    start=$(date +%s)
+    (cd "$workdir" && timeout "$SANITIZE_TIMEOUT" compute-sanitizer --tool "$tool" \
+       --error-exitcode 86 --target-processes all --print-limit 20 "${argv[@]}") \
+      >"$dir/$name.$tool.log" 2>&1
+    rc=$?
+    echo "$rc $(( $(date +%s) - start ))" >"$dir/$name.$tool.result"
+  done
+}
+
+sanitize_all() {
+  dir=$log_dir/sanitizer
+  mkdir -p "$dir"
+  export PATH=$PATH:/usr/local/cuda/bin:/usr/local/cuda/compute-sanitizer
+  command -v compute-sanitizer >/dev/null || { echo "gpu-check: compute-sanitizer not found"; return 1; }
+  compute-sanitizer --version | tail -1
+  # One job a line: NAME <tab> WORKING_DIRECTORY <tab> shell-quoted command,
+  # from ctest's own list of the GPU tests.
+  ctest --test-dir "$build" -L gpu --show-only=json-v1 | python3 -c '
+import json, shlex, sys
+for t in json.load(sys.stdin)["tests"]:
+    if t["name"] == "test_bench_quick":
+        continue
+    props = {p["name"]: p["value"] for p in t.get("properties", [])}
+    print("\t".join([t["name"], props.get("WORKING_DIRECTORY", "."), shlex.join(t["command"])]))
+' >"$dir/tests.tsv" || { echo "gpu-check: cannot list the GPU tests"; return 1; }
+  printf 'warpbench_tiny\t%s\t%q --tiny --out %q --name tiny\n' "$PWD" "$PWD/$build/bin/warpbench" \
+    "$dir/warpbench" >>"$dir/tests.tsv"
+
+  export -f run_one
+  export dir SANITIZER_TOOLS SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-300}
+  while IFS=$'\t' read -r name workdir command; do
+    printf '%s\0%s\0%s\0' "$name" "$workdir" "$command"
+  done <"$dir/tests.tsv" | xargs -0 -n 3 -P "${SANITIZE_JOBS:-16}" bash -c 'run_one "$@"' _
+
+  echo
+  printf '%-26s %-10s %5s %8s  %s\n' JOB TOOL EXIT SECONDS SUMMARY
+  local failed=0 rc secs summary
+  while IFS=$'\t' read -r name _ _; do
+    for tool in $SANITIZER_TOOLS; do
+      read -r rc secs <"$dir/$name.$tool.result"
+      summary=$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$dir/$name.$tool.log" | tail -1 | sed 's/^=* *//')
+      [ "$rc" = 0 ] || failed=$((failed + 1))
+      printf '%-26s %-10s %5s %8s  %s\n' "$name" "$tool" "$rc" "$secs" "${summary:-no summary}"
+    done
+  done <"$dir/tests.tsv"
+  echo "gpu-check: compute-sanitizer: $failed job(s) failed (exit 124: timed out; 86: errors found)"
+  [ $failed = 0 ]
+}
+
+if [ $sanitize = 1 ]; then
+  sanitize_all
+  exit $?
+fi
+
 ctest --test-dir "$build" --output-on-failure -j 1 2>&1 | tee "$log_dir/ctest.log"
 ctest_rc=${PIPESTATUS[0]}
 

@@ -9,7 +9,8 @@
  * Warp k of a block starts in row k. The profile's pattern.<space>.<p> is
  * the full GPU (2 x SMs blocks of 256 threads), where a pattern's extra
  * transactions cost throughput as in a real kernel; pattern.<space>.<p>.
- * one_warp is a warp alone, where only the latency of one request shows. */
+ * one_warp is one warp on every SM, each alone on its SM, where only the
+ * latency of one request shows. */
 #include "warp_chase.cuh"
 
 enum { ROWS = WARP_MAX_N / 32, PATTERNS = 3 };
@@ -59,7 +60,8 @@ void exp_access_pattern(bench_ctx *c) {
       snprintf(full, sizeof full, "pattern.%s.%s", bench_space_names[space],
                pattern_names[pattern]);
       snprintf(one_warp, sizeof one_warp, "%s.one_warp", full);
-      warp_chase_point(c, &w, "access_pattern", space, "pattern", pattern + 1, 32, 1, one_warp);
+      warp_chase_point(c, &w, "access_pattern", space, "pattern", pattern + 1, 32,
+                       warp_chase_one_warp_blocks(c), one_warp);
       warp_chase_sweeps(c, &w, "access_pattern", space, "pattern", pattern + 1, full);
     }
   }

@@ -7,7 +7,7 @@
  * Each point is run twice: one warp alone (the latency of one request) and a
  * block of 32 warps doing the same (the shared-memory pipeline busy, as in a
  * real kernel: each extra wavefront then costs its full share). The profile
- * keeps the busy block's figures. */
+ * keeps the busy block's figures; --tiny runs the single warp only. */
 #include "bench.h"
 #include "bench_device.cuh"
 
@@ -79,7 +79,7 @@ static void measure_degrees(bench_ctx *c, conflict_buffers *b, const char *prefi
   for (int degree = 1; degree <= 32; degree *= 2) {
     long long expected[32];
     for (int l = 0; l < 32; l++) expected[l] = l / degree + (l % degree) * words_per_row;
-    for (int threads = 32; threads <= BUSY_THREADS; threads *= BUSY_THREADS / 32) {
+    for (int threads = 32; threads <= (c->tiny ? 32 : BUSY_THREADS); threads *= BUSY_THREADS / 32) {
       double samples[64];
       for (int r = 0; r <= c->repeats; r++) {
         conflict_kernel<T><<<1, threads>>>(degree, b->cycles, b->out);
@@ -101,7 +101,7 @@ static void measure_tile(bench_ctx *c, conflict_buffers *b, const char *key) {
   long long expected[32];
   int column = 5;
   for (int l = 0; l < 32; l++) expected[l] = column;
-  for (int threads = 32; threads <= BUSY_THREADS; threads *= BUSY_THREADS / 32) {
+  for (int threads = 32; threads <= (c->tiny ? 32 : BUSY_THREADS); threads *= BUSY_THREADS / 32) {
     double samples[64];
     for (int r = 0; r <= c->repeats; r++) {
       tile_column_kernel<PITCH><<<1, threads>>>(column, b->cycles, b->out);

@@ -111,7 +111,8 @@ static void measure_type(bench_ctx *c, const type_entry *t, copy_job base,
 void exp_datatype_bandwidth(bench_ctx *c) {
   copy_job j;
   memset(&j, 0, sizeof j);
-  j.bytes = c->quick ? ((size_t)128 << 20) : ((size_t)1 << 30);
+  /* --tiny: the 4 MB the correctness check copies. */
+  j.bytes = c->tiny ? ((size_t)4 << 20) : c->quick ? ((size_t)128 << 20) : ((size_t)1 << 30);
   CUDA_CHECK(cudaMalloc((void **)&j.in, j.bytes));
   CUDA_CHECK(cudaMalloc(&j.out, j.bytes));
   size_t check_bytes = (size_t)1 << 22;

@@ -83,7 +83,7 @@ static void load_register_limits(bench_ctx *c) {
 void exp_local_array(bench_ctx *c) {
   load_register_limits(c);
   private_job j;
-  j.threads = c->quick ? (1 << 18) : (1 << 21);
+  j.threads = c->tiny ? (1 << 12) : c->quick ? (1 << 18) : (1 << 21);
   size_t in_count = (size_t)PRIVATE_N * j.threads;
   int *host_in = (int *)malloc(in_count * sizeof(int));
   int *host_out = (int *)malloc((size_t)j.threads * sizeof(int));

@@ -108,7 +108,7 @@ void exp_onchip_bandwidth(bench_ctx *c) {
   for (int i = 0; i < words; i++) host[i] = (int)bench_random(1u << 30) + 1;
   onchip_job j;
   memset(&j, 0, sizeof j);
-  j.blocks = c->dev.sm_count * 8;
+  j.blocks = c->tiny ? 2 : c->dev.sm_count * 8;
   CUDA_CHECK(cudaMalloc((void **)&j.data, max_bytes));
   CUDA_CHECK(cudaMalloc(&j.out, (size_t)j.blocks * THREADS * sizeof(unsigned)));
   CUDA_CHECK(cudaMemcpy((void *)j.data, host, max_bytes, cudaMemcpyHostToDevice));

@@ -1,7 +1,9 @@
 /* Experiment 2 (Fang et al. Section 4.2, Figs. 5, 7, 8, 10): broadcast and
  * parallel access. Thread t reads element (t / degree) * degree of an array
  * whose element i holds i, so a warp's request touches 32 / degree distinct
- * addresses; degree 1 is pure parallel access, degree 32 pure broadcast. */
+ * addresses; degree 1 is pure parallel access, degree 32 pure broadcast.
+ * The profile's warp.<space>.distinct_<n> is one warp on every SM, each
+ * alone on its SM (warp_chase_one_warp_blocks). */
 #include "warp_chase.cuh"
 
 enum { BROADCAST_N = WARP_MAX_THREADS };
@@ -24,7 +26,8 @@ void exp_warp_broadcast(bench_ctx *c) {
       int space = spaces[i];
       char key[64];
       snprintf(key, sizeof key, "warp.%s.distinct_%d", bench_space_names[space], 32 / degree);
-      warp_chase_point(c, &w, "warp_broadcast", space, "degree", degree, 32, 1, key);
+      warp_chase_point(c, &w, "warp_broadcast", space, "degree", degree, 32,
+                       warp_chase_one_warp_blocks(c), key);
       warp_chase_sweeps(c, &w, "warp_broadcast", space, "degree", degree, NULL);
     }
   }

@@ -144,10 +144,18 @@ static inline void warp_chase_point(bench_ctx *c, warp_chase *w, const char *exp
              "cycles", samples, c->repeats, profile_key);
 }
 
+/* The "one warp" points: one warp on every SM at once, each alone on its
+ * SM. The mean over all of them is the typical SM's latency; one block alone
+ * would measure whichever SM the scheduler picked, and for L2 accesses that
+ * differs from SM to SM (issue 13). --tiny: one block. */
+static inline int warp_chase_one_warp_blocks(const bench_ctx *c) {
+  return c->tiny ? 1 : c->dev.sm_count;
+}
+
 /* The paper's two sweeps: threads per block with one block (Figs. 5-11 (a))
  * and blocks of 256 threads up to twice the SM count (Figs. 7-11 (b)). The
  * last point, the GPU full, is stored under full_key when that is given;
- * --quick runs only that point. */
+ * --quick runs only that point, --tiny with two blocks. */
 static inline void warp_chase_sweeps(bench_ctx *c, warp_chase *w, const char *experiment,
                                      int space, const char *variant_key, long long variant,
                                      const char *full_key) {
@@ -160,7 +168,8 @@ static inline void warp_chase_sweeps(bench_ctx *c, warp_chase *w, const char *ex
       warp_chase_point(c, w, experiment, space, variant_key, variant, 256, blocks[i], NULL);
   }
   if (!c->quick || full_key)
-    warp_chase_point(c, w, experiment, space, variant_key, variant, 256, 2 * sms, full_key);
+    warp_chase_point(c, w, experiment, space, variant_key, variant, 256, c->tiny ? 2 : 2 * sms,
+                     full_key);
 }
 
 #endif

@@ -672,6 +672,9 @@ static void covariances_cublas(mnf_gpu_plan *p)
   subtract_mean_kernel<<<grid, 256, 0, p->compute>>>(p->d_f, S, fmean);
   subtract_mean_kernel<<<grid, 256, 0, p->compute>>>(p->d_xf, S, xmean);
   CUDA_CHECK_LAUNCH();
+  /* Ssyrk writes the lower triangles only, and the copy below reads the
+   * whole matrices: zeroed, no copied byte is uninitialised (initcheck). */
+  CUDA_CHECK(cudaMemsetAsync(p->d_accf, 0, sizeof(float) * 2 * B * B, p->compute));
   if (p->opt.impl == MNF_IMPL_CUBLAS) {
     CUBLAS_CHECK(cublasSsyrk(p->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, B, S, &covscale, p->d_f, S, &zero, cn, B));
     CUBLAS_CHECK(cublasSsyrk(p->blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, B, S, &covscale, p->d_xf, S, &zero, cd, B));

@@ -3,7 +3,11 @@
  * profile must be physically sane (no fixed numbers):
  *   shared latency < global latency; a 32-way bank conflict >= 8x a 1-way
  *   access; char4 copy bandwidth >= 1.5x char; cudaMemcpy D2D within 60-100%
- *   of the theoretical bandwidth the device reports.
+ *   of the theoretical bandwidth the device reports; the L1 hit by address
+ *   chase no slower than the index chase; the levels in order: L2 near hit <
+ *   L2 far hit < DRAM behind the far partition, DRAM near < DRAM far; both L2
+ *   partitions together hold between half and 1.25 times the L2 the device
+ *   reports; a measured SM clock.
  * Arguments: the warpbench executable and a scratch output directory. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +45,15 @@ int main(int argc, char **argv) {
   double shared = must(&p, "latency.shared"), global = must(&p, "latency.global");
   CHECK(shared < global);
   CHECK(must(&p, "latency.global_cg") > global);  /* L2 is further away than L1 */
+  CHECK(must(&p, "latency.l1_hit") <= global);     /* no index arithmetic on the chain */
+  double near = must(&p, "latency.l2_near_hit"), far = must(&p, "latency.l2_far_hit");
+  double dram_near = must(&p, "latency.dram_near"), dram_far = must(&p, "latency.dram_far");
+  CHECK(near < far && far < dram_far && dram_near < dram_far);
+  gpu_device_info dev;
+  gpu_device_info_get(0, &dev);
+  double l2 = must(&p, "cache.l2.size");
+  CHECK(l2 >= 0.5 * dev.l2_bytes && l2 <= 1.25 * dev.l2_bytes);
+  CHECK(must(&p, "clock.sm_mhz") > 0);
 
   double way1 = must(&p, "bank_conflict.way_1"), way32 = must(&p, "bank_conflict.way_32");
   CHECK(way32 >= 8 * way1);
@@ -49,9 +62,10 @@ int main(int argc, char **argv) {
   CHECK(must(&p, "bandwidth.type.char4") >= 1.5 * must(&p, "bandwidth.type.char"));
   double d2d = must(&p, "bandwidth.memcpy_d2d"), peak = must(&p, "bandwidth.theoretical");
   CHECK(d2d >= 0.60 * peak && d2d <= 1.00 * peak);
-  printf("shared %.1f, global %.1f cycles; conflict 32/1 = %.1f; char4/char = %.2f; "
-         "D2D %.0f of %.0f GB/s (%.0f%%)\n",
-         shared, global, way32 / way1,
+  printf("shared %.1f, global %.1f cycles; L2 near %.0f, far %.0f, DRAM near %.0f, far %.0f "
+         "cycles; L2 %.1f MiB; conflict 32/1 = %.1f; char4/char = %.2f; D2D %.0f of %.0f GB/s "
+         "(%.0f%%)\n",
+         shared, global, near, far, dram_near, dram_far, l2 / 1048576, way32 / way1,
          profile_value(&p, "bandwidth.type.char4") / profile_value(&p, "bandwidth.type.char"),
          d2d, peak, 100 * d2d / peak);
   for (int m = 0; m < TABLE2_MEMORIES; m++) CHECK(p.table2[m].known);
