@@ -2,15 +2,16 @@
 # Lays out the code bases of corpus.tsv, each at its recorded commit, from the
 # snapshots that the search tool's fetch brought (bare git folders), into
 # .realcode/<name>/ at the repository root (git-ignored).
-#   advisor/realcode/layout.sh [MIRROR]     (default /work/.mirror)
-set -eu
+#   advisor/realcode/layout.sh [MIRROR [NAME]]   (default /work/.mirror; NAME: that code base only)
+set -euf  # -f: the patterns below are for git, not the shell
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mirror=${1:-/work/.mirror}
 dest=$root/.realcode
-source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc"
+source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc *.txt *.cmake"
 mkdir -p "$dest"
 grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+  [ -z "${2:-}" ] || [ "$name" = "$2" ] || continue
   git_dir=$mirror/$(echo "$repo" | tr / +)/repo
   if [ ! -d "$git_dir" ]; then
     echo "layout: $name: no snapshot at $git_dir (fetch github:$repo first)" >&2
