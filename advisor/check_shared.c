@@ -149,7 +149,7 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
                                "does, so each element is read by up to %s neighbouring threads; stage the "
                                "block's tile and halo in shared memory", a->name, k->atoms[loop].name,
                                'x' + (t - ATOM_TX), trips),
-                  compare_text(k, f, "global", "shared"));
+                  compare_text(k, f, "global (L1 hit)", "shared"));
       return true;
     }
   }
@@ -188,7 +188,7 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x) {
     snprintf(buf, sizeof buf, "each element is read by %s threads of a block", dims);
   set_message(f, wl_format("reusable global data '%s': %s (index independent of %s); stage it in shared memory",
                            a->name, buf, free_of),
-              compare_text(k, f, "global", "shared"));
+              compare_text(k, f, "global (L1 hit)", "shared"));
 }
 
 /* S_6: every access of a shared array uses the same thread-dependent

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 mirror=${1:-/work/.mirror}
 dest=$root/.realcode
-source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc *.txt *.cmake"
+source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc *.txt *.cmake *.ll"
 mkdir -p "$dest"
 grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
   [ -z "${2:-}" ] || [ "$name" = "$2" ] || continue
