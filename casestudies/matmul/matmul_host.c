@@ -137,3 +137,56 @@ void matmul_fill_random(float *x, size_t n, unsigned *seed) {
     x[i] = (r & 1) ? -magnitude : magnitude;
   }
 }
+
+int matmul_k_chunk(int K, int splits) {
+  int steps = matmul_tiles(K, MATMUL_SPLIT_BK);
+  return (steps + splits - 1) / splits * MATMUL_SPLIT_BK;
+}
+
+int matmul_split_to_fill(int tiles, int K, const int resident[4]) {
+  int log2 = 0;
+  while (log2 < 3 && (long long)tiles * (2 << log2) <= resident[log2 + 1] &&
+         K / (2 << log2) >= MATMUL_MIN_SPLIT_K)
+    log2++;
+  return 1 << log2;
+}
+
+/* How fast one SM multiply-adds with `warps` warps of the kernel resident,
+ * relative to 8 (two per scheduler, the occupancy every plan reaches when
+ * the GPU is full). */
+static double sm_speed(int warps) {
+  if (warps >= 8) return 1.0;
+  if (warps >= 4) return 0.7;
+  if (warps >= 2) return 0.4;
+  return 0.22;
+}
+
+/* The model: blocks are spread evenly over the SMs. A grid that fits at
+ * once leaves ceil(blocks / SMs) on the busiest SM, running at the speed
+ * of that many warps; a larger grid runs in waves of full SMs. A block
+ * costs its multiply-adds plus a fixed start and end, worth PLAN_FIXED_K
+ * steps of k, plus PLAN_REDUCE_K for the cluster reduction when split. */
+#define PLAN_FIXED_K 32
+#define PLAN_REDUCE_K 32
+double matmul_plan_cost(const matmul_plan *p, matmul_shape s, int sm_count) {
+  if (p->resident < p->splits || sm_count <= 0) return INFINITY;
+  long long blocks = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * p->splits;
+  int k = matmul_k_chunk(s.K, p->splits) + PLAN_FIXED_K + (p->splits > 1 ? PLAN_REDUCE_K : 0);
+  double block_work = (double)p->bm * p->bn * k;
+  int per_sm_full = p->resident / sm_count > 0 ? p->resident / sm_count : 1;
+  if (blocks <= p->resident) {
+    long long per_sm = (blocks + sm_count - 1) / sm_count;
+    if (per_sm > per_sm_full) per_sm = per_sm_full;
+    return per_sm * block_work / sm_speed((int)per_sm * p->warps);
+  }
+  long long waves = (blocks + p->resident - 1) / p->resident;
+  return waves * per_sm_full * block_work / sm_speed(per_sm_full * p->warps);
+}
+
+int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s, int sm_count) {
+  int best = 0;
+  for (int i = 1; i < n; i++)
+    if (matmul_plan_cost(&plans[i], s, sm_count) < matmul_plan_cost(&plans[best], s, sm_count))
+      best = i;
+  return best;
+}

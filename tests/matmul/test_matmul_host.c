@@ -129,11 +129,13 @@ static void version_list(void) {
     snprintf(prefix, sizeof prefix, "%02d_", numbered + 1);
     if (strncmp(ver->name, prefix, 3) == 0) {
       numbered++;
-      CHECK(ver->attributes != NULL && ver->in_all && ver->arith == MATMUL_FP32);
-      CHECK(ver->threads > 0 && ver->threads <= 1024);
+      CHECK(ver->in_all && ver->arith == MATMUL_FP32);
+      /* A kernel of its own, or a choice among kernels per shape. */
+      CHECK((ver->attributes != NULL && ver->threads > 0 && ver->threads <= 1024) !=
+            (ver->choice != NULL));
     }
   }
-  CHECK(numbered >= 10);
+  CHECK(numbered >= 18);
   const matmul_version *extra = matmul_find("extra_transposed_unpadded");
   CHECK(extra != NULL && !extra->in_all);
   CHECK(matmul_find("cublas_tf32") && matmul_find("cublas_tf32")->arith == MATMUL_TF32);
