@@ -10,7 +10,7 @@
  * block per SM. */
 #include "sgemm_kernel.cuh"
 
-static void launch(const matmul_args *p) { sgemm::launch<2, 4>(p, 1); }
+static void launch(const matmul_args *p) { sgemm::launch<2, 4, 1>(p); }
 
 extern "C" const matmul_version matmul_16_lean_loop = {
   "16_lean_loop", "version 15 with the bounds tests and address arithmetic out of the loop",

@@ -12,10 +12,15 @@
 #include "sgemm_kernel.cuh"
 
 static void launch(const matmul_args *p) {
-  int resident[4];
-  for (int i = 0; i < 4; i++) resident[i] = sgemm::resident_blocks<2, 4>(1 << i);
+  const int resident[4] = {sgemm::resident_blocks<2, 4, 1>(), sgemm::resident_blocks<2, 4, 2>(),
+                           sgemm::resident_blocks<2, 4, 4>(), sgemm::resident_blocks<2, 4, 8>()};
   int tiles = matmul_tiles(p->M, sgemm::tile<2, 4>::BM) * matmul_tiles(p->N, sgemm::tile<2, 4>::BN);
-  sgemm::launch<2, 4>(p, matmul_split_to_fill(tiles, p->K, resident));
+  switch (matmul_split_to_fill(tiles, p->K, resident)) {
+    case 1: sgemm::launch<2, 4, 1>(p); break;
+    case 2: sgemm::launch<2, 4, 2>(p); break;
+    case 4: sgemm::launch<2, 4, 4>(p); break;
+    default: sgemm::launch<2, 4, 8>(p); break;
+  }
 }
 
 extern "C" const matmul_version matmul_17_cluster_split_k = {

@@ -12,25 +12,16 @@
 
 typedef struct plan_entry {
   const char *name;
-  int warps_m, warps_n, splits;
-  void (*launch)(const matmul_args *p, int splits);
-  int (*resident)(int splits);
+  int warps_m, warps_n, splits, per_sm;
+  void (*launch)(const matmul_args *p);
+  int (*resident)(void);
 } plan_entry;
 
 #define PLAN_ENTRY(WM, WN, S, NAME) \
-  {#NAME, WM, WN, S, sgemm::launch<WM, WN>, sgemm::resident_blocks<WM, WN>},
+  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, sgemm::launch<WM, WN, S>,          \
+   sgemm::resident_blocks<WM, WN, S>},
 static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
 #define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
-
-static int sm_count(void) {
-  static int sms;
-  if (!sms) {
-    int device;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  }
-  return sms;
-}
 
 /* The plans with their resident-block counts, asked once. */
 static const matmul_plan *plan_table(void) {
@@ -40,7 +31,7 @@ static const matmul_plan *plan_table(void) {
     for (int i = 0; i < PLAN_COUNT; i++) {
       const plan_entry *e = &plans[i];
       table[i] = (matmul_plan){64 * e->warps_m, 64 * e->warps_n, e->warps_m * e->warps_n,
-                               e->splits, e->resident(e->splits)};
+                               e->splits, e->per_sm, e->resident()};
     }
     known = true;
   }
@@ -49,13 +40,10 @@ static const matmul_plan *plan_table(void) {
 
 static const plan_entry *choose(const matmul_args *p) {
   matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose(plan_table(), PLAN_COUNT, s, sm_count())];
+  return &plans[matmul_plan_choose(plan_table(), PLAN_COUNT, s)];
 }
 
-static void launch(const matmul_args *p) {
-  const plan_entry *e = choose(p);
-  e->launch(p, e->splits);
-}
+static void launch(const matmul_args *p) { choose(p)->launch(p); }
 
 static const char *choice(const matmul_args *p) { return choose(p)->name; }
 
@@ -64,14 +52,9 @@ extern "C" const matmul_version matmul_18_size_aware = {
   0, 0, 0, MATMUL_FP32, true, launch, NULL, choice};
 
 /* Each plan as a version of its own. */
-template <int WM, int WN, int S>
-static void launch_plan(const matmul_args *p) {
-  sgemm::launch<WM, WN>(p, S);
-}
-
 #define PLAN_VERSION(WM, WN, S, NAME)                                                        \
   extern "C" const matmul_version matmul_plan_##NAME = {                                     \
     #NAME, "one plan of version 18's table", sgemm::tile<WM, WN>::BM, sgemm::tile<WM, WN>::BN, \
-    sgemm::tile<WM, WN>::THREADS, MATMUL_FP32, false, launch_plan<WM, WN, S>,                \
+    sgemm::tile<WM, WN>::THREADS, MATMUL_FP32, false, sgemm::launch<WM, WN, S>,                \
     sgemm::attributes<WM, WN>, NULL};
 MATMUL_PLANS(PLAN_VERSION)

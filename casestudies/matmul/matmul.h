@@ -55,10 +55,6 @@ typedef struct matmul_version {
   X(2, 4, 2, tile128x256_s2)       \
   X(2, 4, 4, tile128x256_s4)       \
   X(2, 4, 8, tile128x256_s8)       \
-  X(4, 2, 1, tile256x128_s1)       \
-  X(4, 2, 2, tile256x128_s2)       \
-  X(4, 2, 4, tile256x128_s4)       \
-  X(4, 2, 8, tile256x128_s8)       \
   X(2, 2, 1, tile128x128_s1)       \
   X(2, 2, 2, tile128x128_s2)       \
   X(2, 2, 4, tile128x128_s4)       \

@@ -152,41 +152,66 @@ int matmul_split_to_fill(int tiles, int K, const int resident[4]) {
 }
 
 /* How fast one SM multiply-adds with `warps` warps of the kernel resident,
- * relative to 8 (two per scheduler, the occupancy every plan reaches when
- * the GPU is full). */
+ * relative to 8 (two per scheduler, what every plan reaches on a full
+ * SM). From the H100 run of 2026-11-23 (data/run5): one 128x128 block (4
+ * warps) per SM ran a tile 0.82 times as fast as a full SM, one 64x128
+ * block (2 warps) 0.45 times. */
 static double sm_speed(int warps) {
   if (warps >= 8) return 1.0;
-  if (warps >= 4) return 0.7;
-  if (warps >= 2) return 0.4;
-  return 0.22;
+  if (warps >= 6) return 0.93;
+  if (warps >= 4) return 0.82;
+  if (warps >= 2) return 0.45;
+  return 0.25;
 }
 
-/* The model: blocks are spread evenly over the SMs. A grid that fits at
- * once leaves ceil(blocks / SMs) on the busiest SM, running at the speed
- * of that many warps; a larger grid runs in waves of full SMs. A block
- * costs its multiply-adds plus a fixed start and end, worth PLAN_FIXED_K
- * steps of k, plus PLAN_REDUCE_K for the cluster reduction when split. */
-#define PLAN_FIXED_K 32
-#define PLAN_REDUCE_K 32
-double matmul_plan_cost(const matmul_plan *p, matmul_shape s, int sm_count) {
-  if (p->resident < p->splits || sm_count <= 0) return INFINITY;
+/* A full SM's speed with this block tile relative to 128x256: smaller
+ * tiles move more bytes per multiply-add (same run: 0.983 for 128x128,
+ * 0.971 for 64x128, at 8192^3). */
+static double tile_speed(int bm, int bn) {
+  if (bm * bn >= 128 * 256) return 1.0;
+  if (bm * bn >= 128 * 128) return 0.983;
+  return 0.971;
+}
+
+/* What a block costs besides its multiply-adds, in multiply-adds of one
+ * SM at full speed (about 180 000 a microsecond on the H100): the first
+ * loads and the stores, and the cluster barriers and remote loads of the
+ * reduction when K is split. Estimates: about 2 and 2.5 microseconds. */
+#define PLAN_FIXED_MACS 350000.0
+#define PLAN_REDUCE_MACS 450000.0
+
+/* The model: the blocks are spread evenly over the SMs that can hold
+ * them, so the busiest SM gets ceil(blocks / SMs). It runs them in rounds
+ * of as many as fit at once (per_sm), the last round maybe fewer; a round
+ * of r blocks takes r times a block's work at the speed of r blocks'
+ * warps. */
+static double round_cost(int blocks, const matmul_plan *p, double block_macs, double overhead) {
+  if (blocks <= 0) return 0.0;
+  return blocks * (block_macs / (sm_speed(blocks * p->warps) * tile_speed(p->bm, p->bn)) +
+                   overhead);
+}
+
+double matmul_plan_cost(const matmul_plan *p, matmul_shape s) {
+  if (p->resident < p->splits || p->per_sm <= 0) return INFINITY;
   long long blocks = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * p->splits;
-  int k = matmul_k_chunk(s.K, p->splits) + PLAN_FIXED_K + (p->splits > 1 ? PLAN_REDUCE_K : 0);
-  double block_work = (double)p->bm * p->bn * k;
-  int per_sm_full = p->resident / sm_count > 0 ? p->resident / sm_count : 1;
-  if (blocks <= p->resident) {
-    long long per_sm = (blocks + sm_count - 1) / sm_count;
-    if (per_sm > per_sm_full) per_sm = per_sm_full;
-    return per_sm * block_work / sm_speed((int)per_sm * p->warps);
-  }
-  long long waves = (blocks + p->resident - 1) / p->resident;
-  return waves * per_sm_full * block_work / sm_speed(per_sm_full * p->warps);
+  int per_sm = p->per_sm;
+  double sms = (double)p->resident / per_sm;  /* SMs that take blocks of this plan */
+  long long busiest = (long long)ceil(blocks / sms);
+  double block_macs = (double)p->bm * p->bn * matmul_k_chunk(s.K, p->splits);
+  double overhead = PLAN_FIXED_MACS + (p->splits > 1 ? PLAN_REDUCE_MACS : 0.0);
+  return (double)(busiest / per_sm) * round_cost(per_sm, p, block_macs, overhead) +
+         round_cost((int)(busiest % per_sm), p, block_macs, overhead);
 }
 
-int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s, int sm_count) {
+int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s) {
   int best = 0;
-  for (int i = 1; i < n; i++)
-    if (matmul_plan_cost(&plans[i], s, sm_count) < matmul_plan_cost(&plans[best], s, sm_count))
+  double best_cost = matmul_plan_cost(&plans[0], s);
+  for (int i = 1; i < n; i++) {
+    double cost = matmul_plan_cost(&plans[i], s);
+    if (cost < best_cost) {
       best = i;
+      best_cost = cost;
+    }
+  }
   return best;
 }

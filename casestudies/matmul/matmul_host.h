@@ -57,11 +57,13 @@ void matmul_fill_random(float *x, size_t n, unsigned *seed);
 int matmul_k_chunk(int K, int splits);
 
 /* One way to launch the kernel of versions 16-18 (sgemm_kernel.cuh): its
- * block tile, warps per block, K split, and how many such blocks the GPU
- * holds at once (from the occupancy API at run time; 0 if it cannot run). */
+ * block tile, warps per block, K split, how many of its blocks one SM
+ * holds, and how many the whole GPU holds at once (from the occupancy API
+ * at run time, which for clusters counts only those that fit whole into
+ * a GPC; 0 if it cannot run). */
 typedef struct matmul_plan {
   int bm, bn, warps, splits;
-  int resident;
+  int per_sm, resident;
 } matmul_plan;
 
 /* Version 17's rule: the largest K split (1, 2, 4 or 8) whose blocks all
@@ -74,10 +76,10 @@ int matmul_split_to_fill(int tiles, int K, const int resident[4]);
 /* Version 18's model of a plan's time at shape s, in units of one SM
  * multiply-adding at full speed (so only comparisons mean anything); see
  * matmul_host.c. INFINITY for a plan that cannot run. */
-double matmul_plan_cost(const matmul_plan *plan, matmul_shape s, int sm_count);
+double matmul_plan_cost(const matmul_plan *plan, matmul_shape s);
 
 /* Index of the cheapest of n plans at shape s. */
-int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s, int sm_count);
+int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s);
 
 #ifdef __cplusplus
 }

@@ -33,9 +33,10 @@ bin=${PREBUILT:-none}
 if ! "$bin/matmul" --help > /dev/null 2>&1; then
   bin=build-gpu/bin
   cmake -S . -B build-gpu -DWITH_ADVISOR=OFF -DCMAKE_BUILD_TYPE=Release -DWARNINGS_AS_ERRORS=ON \
-    > "$OUT/build.log" 2>&1
+    > /tmp/build.log 2>&1
   cmake --build build-gpu --target matmul test_matmul_host test_matmul_versions \
-    test_matmul_runner_json -j16 >> "$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+    test_matmul_runner_json -j16 >> /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }
+  tail -3 /tmp/build.log >> "$OUT/tests.log"
 fi
 echo "binaries: $bin" >> "$OUT/tests.log"
 for t in test_matmul_host test_matmul_versions; do
@@ -79,7 +80,7 @@ done
 
 for v in $SANITIZE; do
   for tool in racecheck memcheck; do
-    timeout 60 compute-sanitizer --tool $tool "$bin/matmul" --versions "$v" \
+    timeout 40 compute-sanitizer --tool $tool "$bin/matmul" --versions "$v" \
       --sizes 130x260x100,67x129x333 --repeats 1 >> "$OUT/sanitizer.log" 2>&1
     echo "$tool $v exit $?" >> "$OUT/sanitizer.log"
   done
