@@ -51,29 +51,6 @@ __device__ __forceinline__ void store_tile(a_tile &As, b_tile &Bs, int t, float4
   }
 }
 
-/* The 16 values of A and 8 of B that a thread needs at step k. */
-__device__ __forceinline__ void load_fragments(const a_tile &As, const b_tile &Bs, int k, int wr,
-                                               int wc, int ty, int tx, float4 fa[4],
-                                               float4 fb[2]) {
-#pragma unroll
-  for (int p = 0; p < 4; p++)
-    fa[p] = *reinterpret_cast<const float4 *>(&As[k][wr + p * 16 + ty * 4]);
-#pragma unroll
-  for (int q = 0; q < 2; q++)
-    fb[q] = *reinterpret_cast<const float4 *>(&Bs[k][wc + q * 32 + tx * 4]);
-}
-
-__device__ __forceinline__ void outer_product(float acc[16][8], const float4 fa[4],
-                                              const float4 fb[2]) {
-  const float a[16] = {fa[0].x, fa[0].y, fa[0].z, fa[0].w, fa[1].x, fa[1].y, fa[1].z, fa[1].w,
-                       fa[2].x, fa[2].y, fa[2].z, fa[2].w, fa[3].x, fa[3].y, fa[3].z, fa[3].w};
-  const float b[8] = {fb[0].x, fb[0].y, fb[0].z, fb[0].w, fb[1].x, fb[1].y, fb[1].z, fb[1].w};
-#pragma unroll
-  for (int i = 0; i < 16; i++)
-#pragma unroll
-    for (int j = 0; j < 8; j++) acc[i][j] += a[i] * b[j];
-}
-
 __global__ void __launch_bounds__(THREADS, 1)
 frag_double_buffer_kernel(int M, int N, int K, float alpha, const float *A, const float *B,
                           float beta, float *C, bool vec) {
@@ -84,8 +61,7 @@ frag_double_buffer_kernel(int M, int N, int K, float alpha, const float *A, cons
   int warp = t / 32, lane = t % 32;
   int wr = (warp / (BN / WN)) * WM, wc = (warp % (BN / WN)) * WN;
   int ty = lane / 8, tx = lane % 8;
-  /* acc[p*4+i][q*4+j]: row wr + p*16 + ty*4 + i, column wc + q*32 + tx*4 + j */
-  float acc[16][8] = {{0.0f}};
+  float acc[16][8] = {{0.0f}};  /* the thread tile of matmul_device.cuh */
   float4 fa[2][4], fb[2][2];
   float4 next_a, next_b[B_LOADS];
 
@@ -117,15 +93,7 @@ frag_double_buffer_kernel(int M, int N, int K, float alpha, const float *A, cons
       outer_product(acc, fa[cur], fb[cur]);
     }
   }
-#pragma unroll
-  for (int i = 0; i < 16; i++) {
-    int row = bm + wr + (i / 4) * 16 + ty * 4 + i % 4;
-    int col = bn + wc + tx * 4;
-    store_c_quad(C, M, N, row, col,
-                 make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]), alpha, beta, vec);
-    store_c_quad(C, M, N, row, col + 32,
-                 make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]), alpha, beta, vec);
-  }
+  store_thread_tile(C, M, N, bm, bn, wr, wc, ty, tx, acc, alpha, beta, vec);
 }
 
 static void launch(const matmul_args *p) {

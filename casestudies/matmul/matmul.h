@@ -74,6 +74,15 @@ const matmul_version *matmul_baseline(void);
 /* Destroys the cuBLAS handles the library versions created, if any. */
 void matmul_release_library(void);
 
+/* cluster_launch.c: launches `kernel` (arguments as for cudaLaunchKernel)
+ * with the blocks of each z column grouped `splits` to a cluster and
+ * `shared` bytes of dynamic shared memory; and how many of its blocks, so
+ * grouped, the GPU holds at once (clusters must fit whole into a GPC).
+ * The kernel's dynamic shared-memory limit must already allow `shared`. */
+void matmul_cluster_launch(const void *kernel, dim3 grid, dim3 block, size_t shared, int splits,
+                           void **args);
+int matmul_cluster_capacity(const void *kernel, dim3 block, size_t shared, int splits);
+
 /* True when every row of A, B and C starts on a 16-byte boundary, so the
  * vectorized versions may move float4 at a time. */
 bool matmul_vector_ok(const matmul_args *args);

@@ -173,30 +173,6 @@ struct loader {
   }
 };
 
-/* The 16 values of A and 8 of B a thread needs at step k. */
-template <int BM, int BN>
-__device__ __forceinline__ void load_fragments(const float (*As)[BM + PAD],
-                                               const float (*Bs)[BN], int k, int wr, int wc,
-                                               int ty, int tx, float4 fa[4], float4 fb[2]) {
-#pragma unroll
-  for (int p = 0; p < 4; p++)
-    fa[p] = *reinterpret_cast<const float4 *>(&As[k][wr + p * 16 + ty * 4]);
-#pragma unroll
-  for (int q = 0; q < 2; q++)
-    fb[q] = *reinterpret_cast<const float4 *>(&Bs[k][wc + q * 32 + tx * 4]);
-}
-
-__device__ __forceinline__ void outer_product(float acc[16][8], const float4 fa[4],
-                                              const float4 fb[2]) {
-  const float a[16] = {fa[0].x, fa[0].y, fa[0].z, fa[0].w, fa[1].x, fa[1].y, fa[1].z, fa[1].w,
-                       fa[2].x, fa[2].y, fa[2].z, fa[2].w, fa[3].x, fa[3].y, fa[3].z, fa[3].w};
-  const float b[8] = {fb[0].x, fb[0].y, fb[0].z, fb[0].w, fb[1].x, fb[1].y, fb[1].z, fb[1].w};
-#pragma unroll
-  for (int i = 0; i < 16; i++)
-#pragma unroll
-    for (int j = 0; j < 8; j++) acc[i][j] += a[i] * b[j];
-}
-
 /* The three cluster operations the split needs, in PTX (sm_90): a
  * barrier over every thread of the cluster that also orders shared
  * memory (release on arrival, acquire on leaving), this block's rank, and
@@ -289,8 +265,7 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
   int ty = lane / 8, tx = lane % 8;
   int k0 = blockIdx.z * k_chunk, length = min(K - k0, k_chunk);
   int tiles = length > 0 ? (length + BK - 1) / BK : 0;
-  /* acc[p*4+i][q*4+j]: row wr + p*16 + ty*4 + i, column wc + q*32 + tx*4 + j */
-  float acc[16][8] = {{0.0f}};
+  float acc[16][8] = {{0.0f}};  /* the thread tile of matmul_device.cuh */
   float4 fa[2][4], fb[2][2];
 
   if (tiles > 0) {
@@ -300,7 +275,7 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
     ld.store(As[0], Bs[0], t);
     ld.load(N, tiles > 1);
     __syncthreads();
-    load_fragments<T::BM, T::BN>(As[0], Bs[0], 0, wr, wc, ty, tx, fa[0], fb[0]);
+    load_fragments<T::BM + PAD, T::BN>(As[0], Bs[0], 0, wr, wc, ty, tx, fa[0], fb[0]);
     /* Tile tl+1 goes to the other buffer at the start of tile tl, and tile
      * tl+2 is fetched into registers: that buffer was last read before the
      * barrier that ended tile tl-1. One barrier per tile, at its last
@@ -316,11 +291,11 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
           ld.load(N, tl + 2 < tiles);
         }
         if (k + 1 < BK) {
-          load_fragments<T::BM, T::BN>(As[buf], Bs[buf], k + 1, wr, wc, ty, tx, fa[nxt],
+          load_fragments<T::BM + PAD, T::BN>(As[buf], Bs[buf], k + 1, wr, wc, ty, tx, fa[nxt],
                                        fb[nxt]);
         } else {
           __syncthreads();
-          load_fragments<T::BM, T::BN>(As[1 - buf], Bs[1 - buf], 0, wr, wc, ty, tx, fa[nxt],
+          load_fragments<T::BM + PAD, T::BN>(As[1 - buf], Bs[1 - buf], 0, wr, wc, ty, tx, fa[nxt],
                                        fb[nxt]);
         }
         outer_product(acc, fa[cur], fb[cur]);
@@ -332,60 +307,39 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
     reduce_cluster<WARPS_M, WARPS_N, VEC, SPLITS>(acc, C, M, N, alpha, beta, bm, bn, wr, wc, ty,
                                                   tx);
   } else {
-#pragma unroll
-    for (int i = 0; i < 16; i++) {
-      int row = bm + wr + (i / 4) * 16 + ty * 4 + i % 4;
-      int col = bn + wc + tx * 4;
-      store_c_quad(C, M, N, row, col, make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]),
-                   alpha, beta, VEC);
-      store_c_quad(C, M, N, row, col + 32,
-                   make_float4(acc[i][4], acc[i][5], acc[i][6], acc[i][7]), alpha, beta, VEC);
-    }
+    store_thread_tile(C, M, N, bm, bn, wr, wc, ty, tx, acc, alpha, beta, VEC);
   }
 }
 
-typedef void (*kernel_fn)(int, int, int, int, float, const float *, const float *, float,
-                          float *);
-
-/* A launch of SPLITS blocks a cluster, each with room for its partial
- * tile. The first use raises the kernel's dynamic shared-memory limit
- * (once: the call costs host time inside every timed launch). */
+/* Raises the kernel's dynamic shared-memory limit to its partial tile,
+ * once (the call costs host time inside every timed launch). */
 template <int WARPS_M, int WARPS_N, bool VEC, int SPLITS>
-static cudaLaunchConfig_t cluster_config(dim3 grid, cudaLaunchAttribute *cluster) {
-  typedef tile<WARPS_M, WARPS_N> T;
+static void allow_partial_tile(void) {
   static bool raised;
   if (!raised) {
     CUDA_CHECK(cudaFuncSetAttribute(sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    T::REDUCE_BYTES));
+                                    tile<WARPS_M, WARPS_N>::REDUCE_BYTES));
     raised = true;
   }
-  cluster->id = cudaLaunchAttributeClusterDimension;
-  cluster->val.clusterDim.x = 1;
-  cluster->val.clusterDim.y = 1;
-  cluster->val.clusterDim.z = SPLITS;
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(T::THREADS);
-  config.dynamicSmemBytes = T::REDUCE_BYTES;
-  config.attrs = cluster;
-  config.numAttrs = 1;
-  return config;
 }
 
 template <int WARPS_M, int WARPS_N, bool VEC, int SPLITS>
 static void launch_kernel(const matmul_args *p) {
   typedef tile<WARPS_M, WARPS_N> T;
-  kernel_fn kernel = sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS>;
   dim3 grid(matmul_tiles(p->N, T::BN), matmul_tiles(p->M, T::BM), SPLITS);
-  int chunk = matmul_k_chunk(p->K, SPLITS);
+  int M = p->M, N = p->N, K = p->K, chunk = matmul_k_chunk(p->K, SPLITS);
+  float alpha = p->alpha, beta = p->beta;
+  const float *A = p->A, *B = p->B;
+  float *C = p->C;
   if (SPLITS == 1) {
-    kernel<<<grid, T::THREADS>>>(p->M, p->N, p->K, chunk, p->alpha, p->A, p->B, p->beta, p->C);
+    sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS><<<grid, T::THREADS>>>(M, N, K, chunk, alpha, A, B,
+                                                                       beta, C);
   } else {
-    cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config = cluster_config<WARPS_M, WARPS_N, VEC, SPLITS>(grid, &cluster);
-    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, p->M, p->N, p->K, chunk, p->alpha, p->A,
-                                  p->B, p->beta, p->C));
+    allow_partial_tile<WARPS_M, WARPS_N, VEC, SPLITS>();
+    void *args[] = {&M, &N, &K, &chunk, &alpha, &A, &B, &beta, &C};
+    matmul_cluster_launch((const void *)sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS>, grid,
+                          dim3(T::THREADS), T::REDUCE_BYTES, SPLITS, args);
   }
   CUDA_CHECK_LAUNCH();
 }
@@ -407,22 +361,19 @@ static int resident_blocks(void) {
   typedef tile<WARPS_M, WARPS_N> T;
   static int known;
   if (known) return known;
-  kernel_fn kernel = sgemm_kernel<WARPS_M, WARPS_N, true, SPLITS>;
-  int device, sms, n;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   if (SPLITS == 1) {
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, T::THREADS, 0));
-    n *= sms;
+    int device, sms, per_sm;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, sgemm_kernel<WARPS_M, WARPS_N, true, SPLITS>, T::THREADS, 0));
+    known = per_sm * sms;
   } else {
-    cudaLaunchAttribute cluster;
-    cudaLaunchConfig_t config =
-        cluster_config<WARPS_M, WARPS_N, true, SPLITS>(dim3(1, 1, SPLITS), &cluster);
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&n, kernel, &config));
-    n *= SPLITS;
+    allow_partial_tile<WARPS_M, WARPS_N, true, SPLITS>();
+    known = matmul_cluster_capacity((const void *)sgemm_kernel<WARPS_M, WARPS_N, true, SPLITS>,
+                                    dim3(T::THREADS), T::REDUCE_BYTES, SPLITS);
   }
-  known = n;
-  return n;
+  return known;
 }
 
 template <int WARPS_M, int WARPS_N>
