@@ -14,6 +14,13 @@ mode=${3:-gflops}
 dat=$(mktemp)
 trap 'rm -f "$dat"' EXIT
 device=$(jq -r '.device' "$in" | head -1)
+# What both plots share: a wide PNG of clustered bars.
+bars='set terminal pngcairo size 1400,700 font ",11"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set grid ytics'
 if [ "$mode" = ratio ]; then
   # One row per size, one column per version, in the runner's order.
   jq -r 'select(.params.arith == "fp32" and (.name | startswith("tile") | not))
@@ -32,17 +39,12 @@ if [ "$mode" = ratio ]; then
     }' > "$dat"
   columns=$(head -1 "$dat" | awk -F'\t' '{print NF}')
   gnuplot <<GP
-set terminal pngcairo size 1400,700 font ",11"
+$bars
 set output "$out"
 set title "FP32 C = A*B, % of cuBLAS FP32 in the same run: $device" noenhanced
 set ylabel "% of cuBLAS FP32 (median of repeats)"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set boxwidth 0.9
 set xtics rotate by -20 left noenhanced
 set key outside right top noenhanced
-set grid ytics
 set yrange [0:130]
 set arrow from graph 0, first 90 to graph 1, first 90 nohead dt 2 lw 2
 set arrow from graph 0, first 97 to graph 1, first 97 nohead dt 3 lw 2
@@ -69,19 +71,14 @@ awk -F'\t' '
     }
   }' > "$dat"
 gnuplot <<GP
-set terminal pngcairo size 1400,700 font ",11"
+$bars
 set output "$out"
 set title "FP32 matrix multiply C = A*B, row-major, square sizes: $device"
 set ylabel "TFLOP/s (median of repeats)"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set boxwidth 0.9
 set xtics rotate by -35 left noenhanced
 set key top left
 set rmargin 8
 set bmargin 7
-set grid ytics
 set yrange [0:*]
 plot "$dat" using 2:xtic(1) title "1024^3", "" using 3 title "2048^3", \\
      "" using 4 title "4096^3", "" using 5 title "8192^3"
