@@ -29,4 +29,4 @@ MATMUL_ATTRIBUTES(attributes, naive_kernel)
 
 extern "C" const matmul_version matmul_01_naive = {
   "01_naive", "one thread per C element, global memory only",
-  BLOCK, BLOCK, BLOCK * BLOCK, MATMUL_FP32, true, launch, attributes};
+  BLOCK, BLOCK, BLOCK * BLOCK, MATMUL_FP32, true, launch, attributes, NULL};

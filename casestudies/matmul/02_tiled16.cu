@@ -40,4 +40,4 @@ MATMUL_ATTRIBUTES(attributes, tiled16_kernel)
 
 extern "C" const matmul_version matmul_02_tiled16 = {
   "02_tiled16", "16x16 shared-memory tiles of A and B",
-  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes};
+  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes, NULL};

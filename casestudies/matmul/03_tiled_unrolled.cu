@@ -40,4 +40,4 @@ MATMUL_ATTRIBUTES(attributes, tiled_unrolled_kernel)
 
 extern "C" const matmul_version matmul_03_tiled_unrolled = {
   "03_tiled_unrolled", "16x16 tiles, inner loop fully unrolled",
-  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes};
+  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes, NULL};

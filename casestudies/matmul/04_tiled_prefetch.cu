@@ -44,4 +44,4 @@ MATMUL_ATTRIBUTES(attributes, tiled_prefetch_kernel)
 
 extern "C" const matmul_version matmul_04_tiled_prefetch = {
   "04_tiled_prefetch", "16x16 tiles, unrolled, next tile prefetched into registers",
-  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes};
+  TILE, TILE, TILE * TILE, MATMUL_FP32, true, launch, attributes, NULL};

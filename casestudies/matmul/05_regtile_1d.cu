@@ -58,4 +58,4 @@ MATMUL_ATTRIBUTES(attributes, regtile_1d_kernel)
 
 extern "C" const matmul_version matmul_05_regtile_1d = {
   "05_regtile_1d", "64x64 tiles, 8x1 outputs per thread in registers",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

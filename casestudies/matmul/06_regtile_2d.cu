@@ -80,4 +80,4 @@ MATMUL_ATTRIBUTES(attributes, regtile_2d_kernel)
 
 extern "C" const matmul_version matmul_06_regtile_2d = {
   "06_regtile_2d", "128x128 tiles, 8x8 outputs per thread in registers",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

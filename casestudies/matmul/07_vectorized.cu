@@ -74,4 +74,4 @@ MATMUL_ATTRIBUTES(attributes, vectorized_kernel)
 
 extern "C" const matmul_version matmul_07_vectorized = {
   "07_vectorized", "float4 loads, A transposed in shared memory, padded rows",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

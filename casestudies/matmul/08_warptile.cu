@@ -76,4 +76,4 @@ MATMUL_ATTRIBUTES(attributes, warptile_kernel)
 
 extern "C" const matmul_version matmul_08_warptile = {
   "08_warptile", "warp tiles of 32x64, conflict-free LDS.128 fragments",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

@@ -84,4 +84,4 @@ MATMUL_ATTRIBUTES(attributes, double_buffer_kernel)
 
 extern "C" const matmul_version matmul_09_double_buffer = {
   "09_double_buffer", "two shared buffers, next tile prefetched into registers",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

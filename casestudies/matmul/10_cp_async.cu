@@ -144,4 +144,4 @@ MATMUL_ATTRIBUTES(attributes, cp_async_kernel)
 
 extern "C" const matmul_version matmul_10_cp_async = {
   "10_cp_async", "cp.async into two shared buffers, BK=16, A read 4 k-steps per LDS.128",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

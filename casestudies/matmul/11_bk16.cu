@@ -96,4 +96,4 @@ MATMUL_ATTRIBUTES(attributes, bk16_kernel)
 
 extern "C" const matmul_version matmul_11_bk16 = {
   "11_bk16", "version 9 with K steps of 16, warp-wide column loads of A",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

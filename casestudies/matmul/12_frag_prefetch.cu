@@ -106,4 +106,4 @@ MATMUL_ATTRIBUTES(attributes, frag_prefetch_kernel)
 
 extern "C" const matmul_version matmul_12_frag_prefetch = {
   "12_frag_prefetch", "version 11 at BK=8, next k-step fragments loaded during the FMAs",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

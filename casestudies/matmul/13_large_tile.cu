@@ -113,4 +113,4 @@ MATMUL_ATTRIBUTES(attributes, large_tile_kernel)
 
 extern "C" const matmul_version matmul_13_large_tile = {
   "13_large_tile", "128x256 tiles, 16x8 outputs per thread, one block per SM",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

@@ -117,4 +117,4 @@ MATMUL_ATTRIBUTES(attributes, large_bk16_kernel)
 
 extern "C" const matmul_version matmul_14_large_bk16 = {
   "14_large_bk16", "version 13 with K steps of 16",
-  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, true, launch, attributes, NULL};

@@ -52,12 +52,12 @@ void matmul_release_library(void) {
 
 const matmul_version matmul_cublas_fp32 = {
   "cublas_fp32", "cublasSgemm, CUBLAS_DEFAULT_MATH (strict FP32, no TF32)",
-  0, 0, 0, MATMUL_FP32, true, launch_strict, NULL};
+  0, 0, 0, MATMUL_FP32, true, launch_strict, NULL, NULL};
 
 const matmul_version matmul_cublas_pedantic = {
   "cublas_fp32_pedantic", "cublasSgemm, CUBLAS_PEDANTIC_MATH",
-  0, 0, 0, MATMUL_FP32, true, launch_pedantic, NULL};
+  0, 0, 0, MATMUL_FP32, true, launch_pedantic, NULL, NULL};
 
 const matmul_version matmul_cublas_tf32 = {
   "cublas_tf32", "cublasGemmEx, COMPUTE_32F_FAST_TF32 (tensor cores; not FP32)",
-  0, 0, 0, MATMUL_TF32, true, launch_tf32, NULL};
+  0, 0, 0, MATMUL_TF32, true, launch_tf32, NULL, NULL};

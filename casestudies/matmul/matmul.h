@@ -39,9 +39,30 @@ typedef struct matmul_version {
   bool in_all;           /* false for teaching counter-examples (extra/) */
   /* Launches on the default stream and checks the launch. */
   void (*launch)(const matmul_args *args);
-  /* The compiler's resource report for the kernel; NULL for library calls. */
+  /* The compiler's resource report for the kernel; NULL for library calls
+   * and for versions that pick a kernel per shape. */
   void (*attributes)(struct cudaFuncAttributes *out);
+  /* Versions that pick a kernel per shape: the name of the one they pick
+   * for these arguments; NULL for the others. */
+  const char *(*choice)(const matmul_args *args);
 } matmul_version;
+
+/* Version 18's table of launch plans (18_size_aware.cu): warps down and
+ * across the block (64x64 of C each), K split, and the name under which
+ * the plan runs as a version of its own. One list, expanded by X. */
+#define MATMUL_PLANS(X)            \
+  X(2, 4, 1, tile128x256_s1)       \
+  X(2, 4, 2, tile128x256_s2)       \
+  X(2, 4, 4, tile128x256_s4)       \
+  X(2, 4, 8, tile128x256_s8)       \
+  X(2, 2, 1, tile128x128_s1)       \
+  X(2, 2, 2, tile128x128_s2)       \
+  X(2, 2, 4, tile128x128_s4)       \
+  X(2, 2, 8, tile128x128_s8)       \
+  X(1, 2, 1, tile64x128_s1)        \
+  X(1, 2, 2, tile64x128_s2)        \
+  X(1, 2, 4, tile64x128_s4)        \
+  X(1, 2, 8, tile64x128_s8)
 
 extern const matmul_version *const matmul_versions[];
 extern const int matmul_version_count;
@@ -52,6 +73,15 @@ const matmul_version *matmul_find(const char *name);
 const matmul_version *matmul_baseline(void);
 /* Destroys the cuBLAS handles the library versions created, if any. */
 void matmul_release_library(void);
+
+/* cluster_launch.c: launches `kernel` (arguments as for cudaLaunchKernel)
+ * with the blocks of each z column grouped `splits` to a cluster and
+ * `shared` bytes of dynamic shared memory; and how many of its blocks, so
+ * grouped, the GPU holds at once (clusters must fit whole into a GPC).
+ * The kernel's dynamic shared-memory limit must already allow `shared`. */
+void matmul_cluster_launch(const void *kernel, dim3 grid, dim3 block, size_t shared, int splits,
+                           void **args);
+int matmul_cluster_capacity(const void *kernel, dim3 block, size_t shared, int splits);
 
 /* True when every row of A, B and C starts on a 16-byte boundary, so the
  * vectorized versions may move float4 at a time. */

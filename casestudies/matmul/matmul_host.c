@@ -137,3 +137,81 @@ void matmul_fill_random(float *x, size_t n, unsigned *seed) {
     x[i] = (r & 1) ? -magnitude : magnitude;
   }
 }
+
+int matmul_k_chunk(int K, int splits) {
+  int steps = matmul_tiles(K, MATMUL_SPLIT_BK);
+  return (steps + splits - 1) / splits * MATMUL_SPLIT_BK;
+}
+
+int matmul_split_to_fill(int tiles, int K, const int resident[4]) {
+  int log2 = 0;
+  while (log2 < 3 && (long long)tiles * (2 << log2) <= resident[log2 + 1] &&
+         K / (2 << log2) >= MATMUL_MIN_SPLIT_K)
+    log2++;
+  return 1 << log2;
+}
+
+/* How fast one SM multiply-adds with `warps` warps of the kernel resident,
+ * relative to 8 (two per scheduler, what every plan reaches on a full
+ * SM). From the H100 run of 2026-11-23 (data/run5): one 128x128 block (4
+ * warps) per SM ran a tile 0.82 times as fast as a full SM, one 64x128
+ * block (2 warps) 0.45 times. */
+static double sm_speed(int warps) {
+  if (warps >= 8) return 1.0;
+  if (warps >= 6) return 0.93;
+  if (warps >= 4) return 0.82;
+  if (warps >= 2) return 0.45;
+  return 0.25;
+}
+
+/* A full SM's speed with this block tile relative to 128x256: smaller
+ * tiles move more bytes per multiply-add (same run: 0.983 for 128x128,
+ * 0.971 for 64x128, at 8192^3). */
+static double tile_speed(int bm, int bn) {
+  if (bm * bn >= 128 * 256) return 1.0;
+  if (bm * bn >= 128 * 128) return 0.983;
+  return 0.971;
+}
+
+/* What a block costs besides its multiply-adds, in multiply-adds of one
+ * SM at full speed (about 180 000 a microsecond on the H100): the first
+ * loads and the stores, and the cluster barriers and remote loads of the
+ * reduction when K is split. Estimates: about 2 and 2.5 microseconds. */
+#define PLAN_FIXED_MACS 350000.0
+#define PLAN_REDUCE_MACS 450000.0
+
+/* The model: the blocks are spread evenly over the SMs that can hold
+ * them, so the busiest SM gets ceil(blocks / SMs). It runs them in rounds
+ * of as many as fit at once (per_sm), the last round maybe fewer; a round
+ * of r blocks takes r times a block's work at the speed of r blocks'
+ * warps. */
+static double round_cost(int blocks, const matmul_plan *p, double block_macs, double overhead) {
+  if (blocks <= 0) return 0.0;
+  return blocks * (block_macs / (sm_speed(blocks * p->warps) * tile_speed(p->bm, p->bn)) +
+                   overhead);
+}
+
+double matmul_plan_cost(const matmul_plan *p, matmul_shape s) {
+  if (p->resident < p->splits || p->per_sm <= 0) return INFINITY;
+  long long blocks = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * p->splits;
+  int per_sm = p->per_sm;
+  double sms = (double)p->resident / per_sm;  /* SMs that take blocks of this plan */
+  long long busiest = (long long)ceil(blocks / sms);
+  double block_macs = (double)p->bm * p->bn * matmul_k_chunk(s.K, p->splits);
+  double overhead = PLAN_FIXED_MACS + (p->splits > 1 ? PLAN_REDUCE_MACS : 0.0);
+  return (double)(busiest / per_sm) * round_cost(per_sm, p, block_macs, overhead) +
+         round_cost((int)(busiest % per_sm), p, block_macs, overhead);
+}
+
+int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s) {
+  int best = 0;
+  double best_cost = matmul_plan_cost(&plans[0], s);
+  for (int i = 1; i < n; i++) {
+    double cost = matmul_plan_cost(&plans[i], s);
+    if (cost < best_cost) {
+      best = i;
+      best_cost = cost;
+    }
+  }
+  return best;
+}

@@ -49,6 +49,38 @@ double matmul_rel_error_f(const float *got, const float *ref, size_t count);
  * never zero, so an unwritten or mis-indexed element cannot hide. */
 void matmul_fill_random(float *x, size_t n, unsigned *seed);
 
+/* The K step of the kernel of versions 16-18. */
+#define MATMUL_SPLIT_BK 8
+
+/* K range of one of `splits` blocks that share a tile: whole steps of
+ * MATMUL_SPLIT_BK, so that only the last one has a remainder. */
+int matmul_k_chunk(int K, int splits);
+
+/* One way to launch the kernel of versions 16-18 (sgemm_kernel.cuh): its
+ * block tile, warps per block, K split, how many of its blocks one SM
+ * holds, and how many the whole GPU holds at once (from the occupancy API
+ * at run time, which for clusters counts only those that fit whole into
+ * a GPC; 0 if it cannot run). */
+typedef struct matmul_plan {
+  int bm, bn, warps, splits;
+  int per_sm, resident;
+} matmul_plan;
+
+/* Version 17's rule: the largest K split (1, 2, 4 or 8) whose blocks all
+ * fit on the GPU at once, as long as each keeps at least
+ * MATMUL_MIN_SPLIT_K of K. resident[i] is how many blocks of split 2^i
+ * the GPU holds. */
+#define MATMUL_MIN_SPLIT_K 256
+int matmul_split_to_fill(int tiles, int K, const int resident[4]);
+
+/* Version 18's model of a plan's time at shape s, in units of one SM
+ * multiply-adding at full speed (so only comparisons mean anything); see
+ * matmul_host.c. INFINITY for a plan that cannot run. */
+double matmul_plan_cost(const matmul_plan *plan, matmul_shape s);
+
+/* Index of the cheapest of n plans at shape s. */
+int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,9 +1,31 @@
 #!/bin/sh
 # Prints the Markdown tables of RESULTS.md from a runner's result lines, so
-# that every number there comes from the data file.
-# usage: results_tables.sh RESULTS.jsonl    (needs jq)
+# that every number there comes from the data file. With a second file (a
+# run on another lease), first the table of issue 14's targets: version
+# 18 against cuBLAS FP32 in each run, and the plan it chose.
+# usage: results_tables.sh RESULTS.jsonl [OTHER_RUN.jsonl]    (needs jq)
 set -eu
 in=$1
+if [ $# -ge 2 ]; then
+  echo "### Version 18 against the targets, two leases"
+  echo
+  echo "| size | target | cuBLAS FP32 GFLOP/s (A / B) | plan (A / B) | 18_size_aware GFLOP/s (A / B) | % of cuBLAS (A / B) | met |"
+  echo "|---|---:|---:|---|---:|---:|---|"
+  jq -rn --slurpfile runa "$in" --slurpfile runb "$2" '
+    def key: "\(.params.M)x\(.params.N)x\(.params.K)";
+    ($runa | map(select(.name == "18_size_aware"))) as $a |
+    ($runb | map(select(.name == "18_size_aware"))) as $b |
+    ($runa | map(select(.name == "cublas_fp32"))) as $ca |
+    ($runb | map(select(.name == "cublas_fp32"))) as $cb |
+    $a[] | key as $k |
+    ($b | map(select(key == $k))[0]) as $rb |
+    ($ca | map(select(key == $k))[0]) as $cra |
+    ($cb | map(select(key == $k))[0]) as $crb |
+    (if ($k == "4096x4096x4096" or $k == "8192x8192x8192") then 97 else 90 end) as $t |
+    "| \($k) | \($t)% | \($cra.gflops | round) / \($crb.gflops | round) | \(.params.plan) / \($rb.params.plan) | \(.gflops | round) / \($rb.gflops | round) | \(.ratio_to_cublas * 1000 | round / 10) / \($rb.ratio_to_cublas * 1000 | round / 10) | \(if (.ratio_to_cublas * 100 >= $t and $rb.ratio_to_cublas * 100 >= $t) then "yes" else "no" end) |"
+  '
+  echo
+fi
 echo "### 4096 x 4096 x 4096"
 echo
 echo "| version | arith | regs | smem B | local B | median ms (min-max) | GFLOP/s | % cuBLAS FP32 | % FP32 peak | rel. error |"

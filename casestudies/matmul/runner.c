@@ -173,9 +173,12 @@ static void print_header(matmul_shape s, const char *reference, const gpu_device
   printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
 }
 
-static void print_row(const matmul_version *v, const measurement *m, double baseline_gflops,
-                      const gpu_device_info *info) {
-  printf("| %s | %s | ", v->name, v->arith == MATMUL_TF32 ? "tf32" : "fp32");
+static void print_row(const matmul_version *v, const matmul_args *args, const measurement *m,
+                      double baseline_gflops, const gpu_device_info *info) {
+  if (v->choice)
+    printf("| %s: %s | %s | ", v->name, v->choice(args), v->arith == MATMUL_TF32 ? "tf32" : "fp32");
+  else
+    printf("| %s | %s | ", v->name, v->arith == MATMUL_TF32 ? "tf32" : "fp32");
   if (m->has_attr)
     printf("%d | %zu | %zu | ", m->attr.numRegs, m->attr.sharedSizeBytes,
            m->attr.localSizeBytes);
@@ -189,9 +192,10 @@ static void print_row(const matmul_version *v, const measurement *m, double base
     printf("(reference) | - |\n");
 }
 
-static void write_line(FILE *out, const matmul_version *v, matmul_shape s, const char *reference,
-                       unsigned seed, const measurement *m, double baseline_gflops,
-                       const gpu_device_info *info) {
+static void write_line(FILE *out, const matmul_version *v, const matmul_args *args,
+                       const char *reference, unsigned seed, const measurement *m,
+                       double baseline_gflops, const gpu_device_info *info) {
+  matmul_shape s = {args->M, args->N, args->K};
   result_line r;
   result_begin(&r, out, "matmul", v->name, info->name);
   result_param_int(&r, "M", s.M);
@@ -200,6 +204,7 @@ static void write_line(FILE *out, const matmul_version *v, matmul_shape s, const
   result_param_str(&r, "arith", v->arith == MATMUL_TF32 ? "tf32" : "fp32");
   result_param_str(&r, "reference", reference);
   result_param_int(&r, "seed", seed);
+  if (v->choice) result_param_str(&r, "plan", v->choice(args));
   if (m->has_attr) {
     result_param_int(&r, "threads", v->threads);
     result_param_int(&r, "tile_m", v->tile_m);
@@ -280,8 +285,8 @@ static int run_size(const options *o, matmul_shape s, const gpu_device_info *inf
     gpu_time_ms(run_timed, &call, WARMUP, o->repeats, &m.ms, NULL);
     m.gflops = flops / (m.ms.median * 1e6);
     if (is_baseline) baseline_gflops = m.gflops;
-    print_row(v, &m, baseline_gflops, info);
-    if (json) write_line(json, v, s, reference_name, seed, &m, baseline_gflops, info);
+    print_row(v, &args, &m, baseline_gflops, info);
+    if (json) write_line(json, v, &args, reference_name, seed, &m, baseline_gflops, info);
   }
   fflush(stdout);
 

@@ -129,15 +129,74 @@ static void version_list(void) {
     snprintf(prefix, sizeof prefix, "%02d_", numbered + 1);
     if (strncmp(ver->name, prefix, 3) == 0) {
       numbered++;
-      CHECK(ver->attributes != NULL && ver->in_all && ver->arith == MATMUL_FP32);
-      CHECK(ver->threads > 0 && ver->threads <= 1024);
+      CHECK(ver->in_all && ver->arith == MATMUL_FP32);
+      /* A kernel of its own, or a choice among kernels per shape. */
+      CHECK((ver->attributes != NULL && ver->threads > 0 && ver->threads <= 1024) !=
+            (ver->choice != NULL));
     }
   }
-  CHECK(numbered >= 10);
+  CHECK(numbered >= 18);
   const matmul_version *extra = matmul_find("extra_transposed_unpadded");
   CHECK(extra != NULL && !extra->in_all);
   CHECK(matmul_find("cublas_tf32") && matmul_find("cublas_tf32")->arith == MATMUL_TF32);
   CHECK(matmul_find("no_such_version") == NULL);
+}
+
+/* K splits: whole steps of 8, together covering K, only the last short. */
+static void k_chunks(void) {
+  CHECK(matmul_k_chunk(1023, 2) == 512);
+  CHECK(matmul_k_chunk(8, 8) == 8);      /* one step: the other seven splits are empty */
+  CHECK(matmul_k_chunk(4100, 8) == 520); /* 513 steps of 8 */
+  CHECK(matmul_k_chunk(4096, 1) == 4096);
+  for (int K = 1; K < 3000; K += 37)
+    for (int s = 1; s <= 8; s *= 2) {
+      int c = matmul_k_chunk(K, s);
+      CHECK(c % MATMUL_SPLIT_BK == 0 && c * s >= K && c < K + MATMUL_SPLIT_BK);
+    }
+}
+
+/* Version 17's rule, with a GPU that holds 132 blocks, fewer in clusters. */
+static void split_to_fill(void) {
+  const int resident[4] = {132, 124, 120, 112};
+  CHECK(matmul_split_to_fill(32, 1024, resident) == 2);   /* 1024^3: 128 blocks do not fit */
+  CHECK(matmul_split_to_fill(512, 4096, resident) == 1);  /* 4096^3 fills the GPU already */
+  CHECK(matmul_split_to_fill(6, 1000, resident) == 2);    /* four splits would keep K < 256 */
+  CHECK(matmul_split_to_fill(2, 4100, resident) == 8);
+  const int roomy[4] = {132, 132, 132, 132};
+  CHECK(matmul_split_to_fill(32, 1024, roomy) == 4);
+}
+
+/* Version 18's model on a table like the H100's (132 SMs; the cluster
+ * counts are examples): the plans it picks for the shapes of RESULTS.md,
+ * and that it never picks a plan that cannot run. */
+static void plan_choice(void) {
+  matmul_plan table[12];
+  const int tiles[3][3] = {{128, 256, 1}, {128, 128, 2}, {64, 128, 4}};  /* bm, bn, per SM */
+  const int clusters[3][4] = {{132, 124, 120, 112}, {264, 264, 248, 240}, {528, 528, 528, 496}};
+  for (int t = 0; t < 3; t++)
+    for (int s = 0; s < 4; s++)
+      table[t * 4 + s] = (matmul_plan){tiles[t][0], tiles[t][1], tiles[t][0] * tiles[t][1] / 4096,
+                                       1 << s, tiles[t][2], clusters[t][s]};
+  const matmul_shape big[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048},
+                              {8192, 1024, 4096}};
+  for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+    const matmul_plan *p = &table[matmul_plan_choose(table, 12, big[i])];
+    CHECK(p->bm == 128 && p->bn == 256 && p->splits == 1);
+  }
+  /* 1024^3: 32 tiles of 128x256 would leave 100 SMs idle. */
+  const matmul_plan *small = &table[matmul_plan_choose(table, 12, (matmul_shape){1024, 1024, 1024})];
+  CHECK(small->splits > 1 && small->bm * small->bn < 128 * 256);
+  /* 333 rows: 64-row tiles waste the least. */
+  const matmul_plan *thin = &table[matmul_plan_choose(table, 12, (matmul_shape){333, 4099, 2049})];
+  CHECK(thin->bm == 64);
+  /* A plan the GPU cannot hold costs infinity and is never picked. */
+  table[0].resident = 0;
+  CHECK(isinf(matmul_plan_cost(&table[0], (matmul_shape){4096, 4096, 4096})));
+  CHECK(matmul_plan_choose(table, 12, (matmul_shape){4096, 4096, 4096}) != 0);
+  /* More K never costs less. */
+  for (int i = 1; i < 12; i++)
+    CHECK(matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 2000}) >=
+          matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 1000}));
 }
 
 static void vector_predicate(void) {
@@ -161,5 +220,8 @@ int main(void) {
   grids_cover_odd_shapes();
   version_list();
   vector_predicate();
+  k_chunks();
+  split_to_fill();
+  plan_choice();
   return test_summary();
 }

@@ -10,7 +10,7 @@
 #include "json_reader.h"
 #include "testing.h"
 
-static void check_line(const json_value *line, int *seen_baseline) {
+static void check_line(const json_value *line, int *seen_baseline, int *seen_plan) {
   CHECK_STR(json_string_or(json_get(line, "schema"), ""), "warpmem.result/1");
   CHECK_STR(json_string_or(json_get(line, "suite"), ""), "matmul");
   CHECK_STR(json_string_or(json_get(line, "metric"), ""), "time_ms");
@@ -26,6 +26,11 @@ static void check_line(const json_value *line, int *seen_baseline) {
   if (strcmp(name, "cublas_fp32") == 0) {
     ++*seen_baseline;
     CHECK_NEAR(json_number_or(json_get(line, "ratio_to_cublas"), -1), 1.0, 1e-12);
+  } else if (strcmp(name, "18_size_aware") == 0) {
+    /* It picks a kernel per shape and says which. */
+    ++*seen_plan;
+    CHECK(strncmp(json_string_or(json_path(line, "params.plan"), ""), "tile", 4) == 0);
+    CHECK(json_number_or(json_get(line, "correct"), 0) == 1);
   } else {
     CHECK(json_number_or(json_path(line, "params.registers"), 0) > 0);
     CHECK(json_number_or(json_get(line, "correct"), 0) == 1);
@@ -42,7 +47,7 @@ int main(int argc, char **argv) {
   remove(argv[2]);
   char command[8192];
   snprintf(command, sizeof command,
-           "'%s' --versions 01_naive,08_warptile,10_cp_async --sizes 256,100x300x50 "
+           "'%s' --versions 01_naive,08_warptile,10_cp_async,18_size_aware --sizes 256,100x300x50 "
            "--repeats 3 --json '%s'",
            argv[1], argv[2]);
   CHECK(system(command) == 0);
@@ -51,7 +56,7 @@ int main(int argc, char **argv) {
   CHECK(f != NULL);
   if (!f) return test_summary();
   char line[16384];
-  int lines = 0, seen_baseline = 0;
+  int lines = 0, seen_baseline = 0, seen_plan = 0;
   while (fgets(line, sizeof line, f)) {
     char err[256];
     json_value *v = json_parse(line, strlen(line), err, sizeof err);
@@ -59,13 +64,14 @@ int main(int argc, char **argv) {
       test_fail(__FILE__, __LINE__, "line %d does not parse: %s", lines + 1, err);
       continue;
     }
-    check_line(v, &seen_baseline);
+    check_line(v, &seen_baseline, &seen_plan);
     json_free(v);
     lines++;
   }
   fclose(f);
-  /* cuBLAS baseline + 3 versions, at 2 sizes */
-  CHECK(lines == 8);
+  /* cuBLAS baseline + 4 versions, at 2 sizes */
+  CHECK(lines == 10);
   CHECK(seen_baseline == 2);
+  CHECK(seen_plan == 2);
   return test_summary();
 }

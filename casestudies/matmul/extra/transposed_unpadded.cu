@@ -72,4 +72,4 @@ MATMUL_ATTRIBUTES(attributes, transposed_unpadded_kernel)
 
 extern "C" const matmul_version matmul_extra_transposed_unpadded = {
   "extra_transposed_unpadded", "version 7 without the padding: 2-way bank conflicts",
-  BM, BN, THREADS, MATMUL_FP32, false, launch, attributes};
+  BM, BN, THREADS, MATMUL_FP32, false, launch, attributes, NULL};
