@@ -264,6 +264,7 @@ void add_note(wl_finding *f, unsigned line, unsigned column, char *text);
 char *compare_text(kernel_ctx *k, wl_finding *f, const char *label_a, const char *label_b);
 void set_message(wl_finding *f, char *head, char *evidence);
 void judge_payoff(kernel_ctx *k, wl_finding *f);
+void warp_picture(wl_warp *w, const lane_model *m, long long width);   /* for the drawings */
 void append_pattern(array_info *a, const char *text);
 bool is_read_only(const array_info *a);
 void classify(kernel_ctx *k, array_info *a, wl_file_result *r);

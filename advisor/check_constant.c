@@ -51,6 +51,10 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   set_message(f, wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
                            "warp are served one after another", a->name, distinct),
               compare_text(k, f, label, "broadcast"));
+  lane_model broadcast = *m;              /* the fix: every lane on one address */
+  broadcast.kind = LANE_UNIFORM;
+  for (int l = 0; l < 32; l++) broadcast.offset[l] = 0;
+  warp_picture(&f->fixed, &broadcast, x->width);
 }
 
 /* C_2: read-only global data that every lane of the grid reads at the same

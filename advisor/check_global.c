@@ -64,6 +64,11 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
                   a->name, how, (int)((32 * x->width + 31) / 32));
   free(how);
   set_message(f, head, compare_text(k, f, "strided", "aligned"));
+  lane_model consecutive = x->lanes;      /* the fix: lane l on element l */
+  consecutive.kind = LANE_CONCRETE;
+  if (!consecutive.active) consecutive.active = 0xffffffffu;
+  for (int l = 0; l < 32; l++) consecutive.offset[l] = l * x->width;
+  warp_picture(&f->fixed, &consecutive, x->width);
   add_note(f, x->line, x->column, x->width < a->elem_size
                ? wl_strdup("store each field in an array of its own (a structure of arrays), so that consecutive "
                            "lanes read consecutive elements (G_3)")

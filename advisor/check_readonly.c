@@ -38,4 +38,5 @@ void check_t4_readonly_path(kernel_ctx *k, access_info *x) {
                                     a->name),
               compare_text(k, t, "global strided", "read-only path strided"));
   restrict_fix(t, a);
+  t->fixed = t->warp;                     /* the same addresses, on the read-only path */
 }

@@ -83,6 +83,7 @@ static void padding_fix(kernel_ctx *k, const access_info *x, wl_finding *f) {
   fix->column = column;
   fix->length = length;
   fix->replacement = repl;
+  warp_picture(&f->fixed, &x->padded, x->width);
   add_note(f, a->line, a->column, wl_format("pad the last dimension of '%s': [%s] -> [%s] removes the conflict",
                                             a->name, text, repl));
   free(text);

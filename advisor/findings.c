@@ -27,7 +27,23 @@ wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
   f->kernel = wl_strdup(k->name);
   f->array = wl_strdup(a->name);
   f->space = wl_space_names[a->space];
+  warp_picture(&f->warp, &x->lanes, x->width);
   return f;
+}
+
+/* The lanes of a concrete (or uniform) model, relative to the lowest
+ * active lane's address; nothing for symbolic or unknown ones. */
+void warp_picture(wl_warp *w, const lane_model *m, long long width) {
+  memset(w, 0, sizeof *w);
+  if ((m->kind != LANE_CONCRETE && m->kind != LANE_UNIFORM) || !m->active) return;
+  long long low = 0;
+  bool any = false;
+  for (int l = 0; l < 32; l++)
+    if ((m->active >> l & 1) && (!any || m->offset[l] < low)) { low = m->offset[l]; any = true; }
+  w->known = true;
+  w->active = m->active;
+  w->width = (int)width;
+  for (int l = 0; l < 32; l++) w->offset[l] = (m->active >> l & 1) ? m->offset[l] - low : 0;
 }
 
 void add_metric(kernel_ctx *k, wl_finding *f, const char *key) {

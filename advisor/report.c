@@ -97,6 +97,22 @@ void wl_print_text(const wl_file_result *results, size_t count) {
   wl_print_summary(stdout, results, count);
 }
 
+/* {"width": 4, "lanes": [0, 4, null...]}: each active lane's byte offset
+ * from the lowest, null for an inactive lane; null when not modelled. */
+static void write_warp(jsonw *w, const wl_warp *warp) {
+  if (!warp->known) { jsonw_null(w); return; }
+  jsonw_object_begin(w);
+  jsonw_key(w, "width"); jsonw_int(w, warp->width);
+  jsonw_key(w, "lanes");
+  jsonw_array_begin(w);
+  for (int l = 0; l < 32; l++) {
+    if (warp->active >> l & 1) jsonw_int(w, warp->offset[l]);
+    else jsonw_null(w);
+  }
+  jsonw_array_end(w);
+  jsonw_object_end(w);
+}
+
 static void write_classes(jsonw *w, int classes) {
   jsonw_array_begin(w);
   for (int c = 0; c < 4; c++)
@@ -146,6 +162,8 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
       jsonw_array_end(&w);
       if (f->confirmed_set) { jsonw_key(&w, "ptxas_confirmed"); jsonw_bool(&w, f->confirmed); }
       jsonw_object_end(&w);
+      jsonw_key(&w, "warp"); write_warp(&w, &f->warp);
+      jsonw_key(&w, "fixed_warp"); write_warp(&w, &f->fixed);
       jsonw_key(&w, "notes");
       jsonw_array_begin(&w);
       for (int n = 0; n < f->note_count; n++) jsonw_string(&w, f->notes[n]);

@@ -29,6 +29,15 @@ typedef struct wl_fix {
   char *replacement;
 } wl_fix;
 
+/* One warp of a finding, for the drawings (the HTML report, --draw): the
+ * byte offset each lane touches, relative to the lowest active lane's. */
+typedef struct wl_warp {
+  bool known;                      /* the lanes were modelled concretely */
+  unsigned active;                 /* bit l: lane l takes part */
+  long long offset[32];
+  int width;                       /* bytes each lane reads or writes */
+} wl_warp;
+
 typedef struct wl_finding {
   char rule[8];
   const char *severity;           /* "warning" or "note" */
@@ -44,6 +53,9 @@ typedef struct wl_finding {
   wl_fix fixes[2];
   int fix_count;
   bool confirmed_set, confirmed;   /* --ptxas verdict for L_ findings */
+  wl_warp warp;                    /* the warp as the code is */
+  wl_warp fixed;                   /* the same warp after the suggested fix (known: false when the
+                                      fix is no change of addresses, as for S_5) */
 } wl_finding;
 
 enum {
