@@ -384,9 +384,8 @@ bool eval_ref(kernel_ctx *k, CXCursor c, address *out, int depth) {
  * of constant-trip loops, and what is computed from them), and any
  * arithmetic (even % and /) on them. */
 bool unroll_known(kernel_ctx *k, CXCursor c, int depth) {
-  long long v;
   if (depth > 24) return false;
-  if (const_value(c, &v)) return true;
+  if (compile_time(c)) return true;
   c = strip(c);
   switch (clang_getCursorKind(c)) {
   case CXCursor_DeclRefExpr: {

@@ -409,7 +409,8 @@ static bool record_access(kernel_ctx *k, CXCursor c, int mode) {
   }
   location_of(clang_getCursorKind(at) == CXCursor_DeclRefExpr ? at : c, &x->line, &x->column);
   model_access(k, c, x, &x->lanes);
-  x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
+  if (arr->space == SP_GLOBAL && read && k->loop_depth > 0)   /* what S_5 asks about */
+    x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
   if (arr->space == SP_SHARED && arr->ndim >= 2 && arr->ndim <= MAX_DIMS && arr->ext[arr->ndim - 1] > 0) {
     k->pad_array = a.array;                /* the S_1 fix-it: the last dimension padded by one */
     address padded;
