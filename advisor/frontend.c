@@ -200,24 +200,25 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
   return CXChildVisit_Continue;
 }
 
+static void add_line(char ***lines, size_t *count, size_t *cap, const char *fmt, va_list ap) {
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  GROW(*lines, *count, *cap);
+  (*lines)[(*count)++] = wl_strdup(buf);
+}
+
 void wl_result_error(wl_file_result *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  add_line(&r->errors, &r->error_count, &r->error_cap, fmt, ap);
   va_end(ap);
-  GROW(r->errors, r->error_count, r->error_cap);
-  r->errors[r->error_count++] = wl_strdup(buf);
 }
 
 void wl_result_note(wl_file_result *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  add_line(&r->notes, &r->note_count, &r->note_cap, fmt, ap);
   va_end(ap);
-  GROW(r->notes, r->note_count, r->note_cap);
-  r->notes[r->note_count++] = wl_strdup(buf);
 }
 
 /* The parse's error diagnostics, with their place in the analysed file. */
