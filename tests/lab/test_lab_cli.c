@@ -69,7 +69,10 @@ static char *read_text(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   char *text = calloc(1, 1 << 16);
-  if (text) fread(text, 1, (1 << 16) - 1, f);
+  if (text && fread(text, 1, (1 << 16) - 1, f) == 0 && ferror(f)) {
+    free(text);
+    text = NULL;
+  }
   fclose(f);
   return text;
 }
