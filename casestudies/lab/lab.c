@@ -26,6 +26,7 @@
 
 #include "gpu.h"
 #include "lab.h"
+#include "problem.h"
 #include "results.h"
 
 #define MAX_VERSIONS 4
@@ -335,7 +336,7 @@ static bool compile_student(const options *o, int arch, const char *dir, char *s
   return ok;
 }
 
-static void write_results(const options *o, const gpu_device_info *info, void *problem,
+static void write_results(const options *o, const gpu_device_info *info, lab_problem *problem,
                           const lab_version *v, int count) {
   char tmp[PATH_MAX];
   path_format(tmp, "%s.tmp", o->json_path);
@@ -352,7 +353,7 @@ static void write_results(const options *o, const gpu_device_info *info, void *p
     result_param_int(&r, "exercise", o->ex->number);
     result_param_str(&r, "version", v[i].label);
     result_param_str(&r, "file", v[i].file);
-    result_param_str(&r, "problem", o->ex->ops->describe(problem));
+    result_param_str(&r, "problem", problem->description);
     result_param_int(&r, "seed", o->seed);
     result_param_int(&r, "old_guideline", o->ex->old_guideline);
     result_measure(&r, "time_ms", "ms", &v[i].ms);
@@ -360,7 +361,7 @@ static void write_results(const options *o, const gpu_device_info *info, void *p
     result_derived(&r, "verdict", v[i].verdict);
     result_derived(&r, "correct", v[i].correct);
     result_derived(&r, "error", v[i].error);
-    result_derived(&r, "gbps", o->ex->ops->min_bytes(problem) / (v[i].ms.median * 1e6));
+    result_derived(&r, "gbps", problem->min_bytes / (v[i].ms.median * 1e6));
     result_end(&r);
   }
   if (fclose(out) != 0 || rename(tmp, o->json_path) != 0) {
@@ -373,13 +374,13 @@ static const char *verdict_text(lab_speed_verdict v) {
   return v == LAB_FASTER ? "faster" : v == LAB_SLOWER ? "slower" : "no measurable difference";
 }
 
-static void print_table(const lab_exercise *ex, void *problem, const lab_version *v, int count) {
+static void print_table(lab_problem *problem, const lab_version *v, int count) {
   printf("  | version | result | median ms | min-max ms | GB/s | speed-up | vs start |\n");
   printf("  |---|---|---:|---:|---:|---:|---|\n");
   for (int i = 0; i < count; i++)
     printf("  | %s | %s | %.4f | %.4f-%.4f | %.0f | %.2fx | %s |\n", v[i].label,
            v[i].correct ? "ok" : "WRONG", v[i].ms.median, v[i].ms.min, v[i].ms.max,
-           ex->ops->min_bytes(problem) / (v[i].ms.median * 1e6), v[i].speedup,
+           problem->min_bytes / (v[i].ms.median * 1e6), v[i].speedup,
            i == 0 ? "-" : verdict_text(v[i].verdict));
   for (int i = 0; i < count; i++) printf("  %s: %s: %s\n", v[i].label, v[i].file, v[i].detail);
 }
@@ -438,14 +439,14 @@ static bool measure_on_gpu(const options *o, const gpu_device_info *info, const 
   char sources[MAX_VERSIONS][PATH_MAX], modules[MAX_VERSIONS][PATH_MAX];
   lab_version versions[MAX_VERSIONS];
   int count = open_versions(o, so, versions, sources, modules);
-  void *problem = ex->ops->create();
+  lab_problem *problem = ex->ops->create();
   unsigned state = o->seed;
   ex->ops->fill(problem, &state);
   printf("\nGPU: %s (sm_%d%d); %s; seed %u; %d x %d timed runs each\n", info->name,
-         info->cc_major, info->cc_minor, ex->ops->describe(problem), o->seed, o->rounds,
+         info->cc_major, info->cc_minor, problem->description, o->seed, o->rounds,
          o->repeats);
   lab_measure(ex, problem, versions, count, o->rounds, o->repeats);
-  print_table(ex, problem, versions, count);
+  print_table(problem, versions, count);
   if (o->json_path) write_results(o, info, problem, versions, count);
 
   const lab_version *yours = &versions[1], *solution = &versions[2];

@@ -18,24 +18,21 @@
  * back to that type (void (*)(void) is C's generic function pointer). */
 typedef void (*lab_entry)(void);
 
-/* One exercise's problem, implemented in problems/N_name.c. The sizes are
- * fixed per exercise; `create` allocates host and device buffers, `fill`
- * draws fresh random inputs from *seed and computes the reference. */
+/* One exercise's problem, implemented in problems/: inputs, a reference,
+ * a check. The sizes are fixed per problem; `create` allocates host and
+ * device buffers, `fill` draws fresh random inputs from *seed and computes
+ * the reference. problems/problem.h has the rest (description, floor in
+ * bytes, poisoning the output). */
+typedef struct lab_problem lab_problem;
 typedef struct lab_problem_ops {
-  void *(*create)(void);
-  void (*fill)(void *problem, unsigned *seed);
-  /* Fills the output with a pattern no correct kernel writes (NaN, -1). */
-  void (*poison)(void *problem);
+  lab_problem *(*create)(void);
+  void (*fill)(lab_problem *p, unsigned *seed);
   /* Calls the entry point with this problem's arguments (no sync). */
-  void (*call)(void *problem, lab_entry entry);
+  void (*call)(lab_problem *p, lab_entry entry);
   /* Copies the output back and compares it with the reference: writes the
    * error measure to *error and a one-line description to detail. */
-  bool (*verify)(void *problem, double *error, char *detail, size_t detail_size);
-  void (*destroy)(void *problem);
-  /* The problem's size and the fewest bytes a kernel must move through
-   * device memory (each input read once, each output written once). */
-  const char *(*describe)(void *problem);
-  double (*min_bytes)(void *problem);
+  bool (*verify)(lab_problem *p, double *error, char *detail, size_t detail_size);
+  void (*destroy)(lab_problem *p);
 } lab_problem_ops;
 
 typedef struct lab_exercise {
@@ -56,18 +53,6 @@ typedef struct lab_exercise {
 extern const lab_exercise lab_exercises[];
 extern const int lab_exercise_count;
 const lab_exercise *lab_find_exercise(int number);
-
-/* problems/common.c: helpers every problem uses. */
-void *lab_checked_malloc(size_t bytes);
-/* Uniform in [lo, hi), from a xorshift state (never 0). */
-float lab_random_float(unsigned *state, float lo, float hi);
-unsigned lab_random_u32(unsigned *state);
-/* Device buffer of `bytes`, exits on failure. */
-void *lab_device_alloc(size_t bytes);
-void lab_device_free(void *p);
-/* ||out - ref|| / ||ref|| over n floats; NaN or an unwritten (NaN) output
- * gives NaN, which no tolerance accepts. Counts the non-finite outputs. */
-double lab_relative_error(const float *out, const double *ref, size_t n, size_t *non_finite);
 
 /* feedback.c: warplint on a file. */
 typedef struct lab_finding {
@@ -122,7 +107,7 @@ typedef struct lab_version {
 /* Checks every version once on poisoned outputs, then times them in
  * interleaved rounds (rounds x repeats samples each, CUDA events, one
  * untimed call first). versions[0] must be the starting kernel. */
-void lab_measure(const lab_exercise *ex, void *problem, lab_version *versions, int count,
+void lab_measure(const lab_exercise *ex, lab_problem *problem, lab_version *versions, int count,
                  int rounds, int repeats);
 /* Faster: a speed-up of at least 1.05 and a median below the fastest run
  * of the starting kernel; slower: the mirror image; else the same. */

@@ -7,10 +7,11 @@
 
 #include "gpu.h"
 #include "lab.h"
+#include "problem.h"
 
 typedef struct timed_call {
   const lab_exercise *ex;
-  void *problem;
+  lab_problem *problem;
   lab_entry entry;
 } timed_call;
 
@@ -28,8 +29,8 @@ static void check_launch(const lab_version *v, cudaError_t status) {
   exit(1);
 }
 
-static void check_version(const lab_exercise *ex, void *problem, lab_version *v) {
-  ex->ops->poison(problem);
+static void check_version(const lab_exercise *ex, lab_problem *problem, lab_version *v) {
+  lab_problem_poison(problem);
   CUDA_CHECK(cudaDeviceSynchronize());
   ex->ops->call(problem, v->module.entry);
   check_launch(v, cudaGetLastError());
@@ -44,12 +45,16 @@ lab_speed_verdict lab_compare(const stats_summary *start, const stats_summary *v
   return LAB_SAME;
 }
 
-void lab_measure(const lab_exercise *ex, void *problem, lab_version *versions, int count,
+void lab_measure(const lab_exercise *ex, lab_problem *problem, lab_version *versions, int count,
                  int rounds, int repeats) {
   for (int i = 0; i < count; i++) check_version(ex, problem, &versions[i]);
 
   int samples_per_version = rounds * repeats;
-  double *samples = lab_checked_malloc((size_t)count * samples_per_version * sizeof *samples);
+  double *samples = malloc((size_t)count * samples_per_version * sizeof *samples);
+  if (!samples) {
+    fprintf(stderr, "lab: out of host memory\n");
+    exit(1);
+  }
   for (int round = 0; round < rounds; round++)
     for (int i = 0; i < count; i++) {
       timed_call call = {ex, problem, versions[i].module.entry};
