@@ -333,6 +333,12 @@ static bool compile_student(const options *o, int arch, const char *dir, char *s
     print_file(report);
   }
   remove(report);
+  /* The entry point must be there too; loading needs no GPU. */
+  lab_module module;
+  char err[PATH_MAX + 128];
+  if (ok && !(ok = lab_module_open(so, o->ex->entry_symbol, &module, err, sizeof err)))
+    printf("  %s\n", err);
+  if (ok) lab_module_close(&module);
   return ok;
 }
 

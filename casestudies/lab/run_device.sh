@@ -43,7 +43,7 @@ tar czf "$OUT/starts.tar.gz" -C $results starts
 for f in $results/solutions/*.txt $results/starts/*.txt; do
   echo "== $(basename "$(dirname "$f")")/$(basename "$f")"
   grep -E '^  \| [a-z0-9_]+ \| (ok|WRONG)' "$f"
-  grep -E '^guideline|^your kernel' "$f"
+  grep -E '^guideline [A-Z]_|^your kernel' "$f"
 done > "$OUT/summary.txt"
 cat "$OUT/summary.txt"
 grep -E "exit|tests passed|Passed|Failed|Skipped" "$OUT/ctest.log"

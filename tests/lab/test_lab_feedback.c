@@ -4,7 +4,8 @@
  * and is done (exit 0). ptxas's report confirms exercise 4's point: the
  * starting kernel keeps its array in local memory (a stack frame), the
  * solution does not, and no other solution uses local memory. A file that
- * does not compile is reported with nvcc's errors.
+ * does not compile is reported with nvcc's errors, one without the entry
+ * point as such.
  * Arguments: the lab executable, the warplint executable, a scratch folder. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,23 +75,36 @@ static void test_solution(const lab_exercise *ex, const char *stem) {
   free(out);
 }
 
-static void test_compile_error(void) {
+/* Writes TEXT to scratch/NAME and checks it as exercise 1: not done
+ * (exit 1), with EXPECTED in the output. */
+static void expect_not_compiled(const char *name, const char *text, const char *expected) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/broken.cu", scratch);
+  snprintf(path, sizeof path, "%s/%s", scratch, name);
   FILE *f = fopen(path, "w");
   CHECK(f != NULL);
   if (!f) return;
-  fputs("#include \"lab_kernels.h\"\n"
-        "LAB_ENTRY void lab_transpose_run(const lab_transpose_args *a) { a->rows = 0; }\n",
-        f);
+  fputs(text, f);
   fclose(f);
   int status;
   char *out = lab_test_run(&status, "'%s' check 1 '%s' --cpu --warplint '%s'", lab, path,
                            warplint);
-  CHECK(status == 1);
-  CHECK(strstr(out, "nvcc failed") != NULL);
-  CHECK(strstr(out, "broken.cu(2)") != NULL);   /* nvcc's error, with the line */
+  if (status != 1 || !strstr(out, expected))
+    test_fail(__FILE__, __LINE__, "%s: status %d, output:\n%s", name, status, out);
+  else
+    test_passed++;
   free(out);
+}
+
+static void test_compile_errors(void) {
+  /* nvcc's error, with the file and line. */
+  expect_not_compiled("broken.cu",
+                      "#include \"lab_kernels.h\"\n"
+                      "LAB_ENTRY void lab_transpose_run(const lab_transpose_args *a) { a->rows = 0; }\n",
+                      "broken.cu(2)");
+  expect_not_compiled("no_entry.cu",
+                      "#include \"lab_kernels.h\"\n"
+                      "LAB_ENTRY void lab_transpose(const lab_transpose_args *a) { (void)a; }\n",
+                      "does not define lab_transpose_run");
 }
 
 int main(int argc, char **argv) {
@@ -109,6 +123,6 @@ int main(int argc, char **argv) {
     test_solution(ex, ex->stem);
     if (ex->second_solution) test_solution(ex, ex->second_solution);
   }
-  test_compile_error();
+  test_compile_errors();
   return test_summary();
 }
