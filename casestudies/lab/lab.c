@@ -319,6 +319,22 @@ static void print_file(const char *path) {
   fclose(f);
 }
 
+/* Whether the compiled module defines the exercise's entry point. Loading
+ * it needs no GPU. Only where nothing else will load it: the CUDA runtime
+ * does not forget a module that was unloaded, and a module loaded again at
+ * the same address then runs another module's kernels (seen on the H100,
+ * 2026-11-23), so on a GPU the module is loaded once, by open_versions. */
+static bool has_entry_point(const options *o, const char *so) {
+  lab_module module;
+  char err[PATH_MAX + 128];
+  if (!lab_module_open(so, o->ex->entry_symbol, &module, err, sizeof err)) {
+    printf("  %s\n", err);
+    return false;
+  }
+  lab_module_close(&module);
+  return true;
+}
+
 /* nvcc on the student's file into so = DIR/yours.so (PATH_MAX bytes);
  * false when it fails. */
 static bool compile_student(const options *o, int arch, const char *dir, char *so) {
@@ -333,12 +349,6 @@ static bool compile_student(const options *o, int arch, const char *dir, char *s
     print_file(report);
   }
   remove(report);
-  /* The entry point must be there too; loading needs no GPU. */
-  lab_module module;
-  char err[PATH_MAX + 128];
-  if (ok && !(ok = lab_module_open(so, o->ex->entry_symbol, &module, err, sizeof err)))
-    printf("  %s\n", err);
-  if (ok) lab_module_close(&module);
   return ok;
 }
 
@@ -406,35 +416,37 @@ static void print_old_guideline(const lab_exercise *ex, const gpu_device_info *i
          pays ? "pays" : "does not pay");
 }
 
-static void open_version(lab_version *v, const char *label, const char *file, const char *so,
+static bool open_version(lab_version *v, const char *label, const char *file, const char *so,
                          const lab_exercise *ex) {
   char err[PATH_MAX + 128];
   v->label = label;
   v->file = file;
-  if (!lab_module_open(so, ex->entry_symbol, &v->module, err, sizeof err)) {
-    fprintf(stderr, "lab: %s\n", err);
-    exit(2);
-  }
+  if (lab_module_open(so, ex->entry_symbol, &v->module, err, sizeof err)) return true;
+  printf("  %s\n", err);
+  return false;
 }
 
 /* The versions measured: the starting kernel first (the speed-ups are
  * against it), the student's, then the teacher's solution(s), each built
- * module beside its source file. Returns how many. */
+ * module beside its source file. Returns how many, or 0 when the student's
+ * module lacks the entry point. A built module that cannot be loaded is a
+ * broken installation: exit status 2. */
 static int open_versions(const options *o, const char *student_so, lab_version *v,
                          char (*sources)[PATH_MAX], char (*modules)[PATH_MAX]) {
   const lab_exercise *ex = o->ex;
   memset(v, 0, MAX_VERSIONS * sizeof *v);
   path_format(sources[0], "%s/exercises/%s.cu", o->lab_dir, ex->stem);
   path_format(modules[0], "%s/start_%s.so", o->modules, ex->stem);
-  open_version(&v[0], "start", sources[0], modules[0], ex);
-  open_version(&v[1], "yours", o->file, student_so, ex);
+  if (!open_version(&v[0], "start", sources[0], modules[0], ex)) exit(2);
+  if (!open_version(&v[1], "yours", o->file, student_so, ex)) return 0;
   const char *solutions[] = {ex->stem, ex->second_solution};
   int count = 2;
   for (int i = 0; i < 2 && solutions[i]; i++, count++) {
     path_format(sources[count], "%s/solutions/%s.cu", o->lab_dir, solutions[i]);
     path_format(modules[count], "%s/solution_%s.so", o->modules, solutions[i]);
-    open_version(&v[count], i == 0 ? "solution" : solutions[i], sources[count], modules[count],
-                 ex);
+    if (!open_version(&v[count], i == 0 ? "solution" : solutions[i], sources[count],
+                      modules[count], ex))
+      exit(2);
   }
   return count;
 }
@@ -445,6 +457,10 @@ static bool measure_on_gpu(const options *o, const gpu_device_info *info, const 
   char sources[MAX_VERSIONS][PATH_MAX], modules[MAX_VERSIONS][PATH_MAX];
   lab_version versions[MAX_VERSIONS];
   int count = open_versions(o, so, versions, sources, modules);
+  if (count == 0) {
+    lab_module_close(&versions[0].module);
+    return false;
+  }
   lab_problem *problem = ex->ops->create();
   unsigned state = o->seed;
   ex->ops->fill(problem, &state);
@@ -500,11 +516,12 @@ static int command_check(int argc, char **argv, options *o) {
   }
   bool compiled = compile_student(o, arch, dir, so);
   bool correct = true;
-  if (compiled && gpu)
+  if (compiled && gpu) {
     correct = measure_on_gpu(o, &info, so);
-  else if (compiled)
+  } else if (compiled && (compiled = has_entry_point(o, so))) {
     printf("\n%s: result and speed not checked\n",
            o->cpu_only ? "--cpu" : "no usable GPU here");
+  }
   remove(so);
   rmdir(dir);
   bool done = (findings == 0 || findings == GUIDELINES_UNCHECKED) && compiled && correct;
