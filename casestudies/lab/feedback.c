@@ -1,5 +1,6 @@
 /* The guideline half of `lab check`: warplint's JSON on one file, reduced
- * to the findings a student needs (rule, line, array, message, first note). */
+ * to the findings a student needs (rule, severity, line, array, message,
+ * first note). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static bool read_findings(const json_value *root, lab_findings *out, char *err,
     const json_value *f = json_at(findings, i);
     lab_finding *to = &out->items[i];
     copy_text(to->rule, sizeof to->rule, json_string_or(json_get(f, "rule"), "?"));
+    copy_text(to->severity, sizeof to->severity, json_string_or(json_get(f, "severity"), ""));
     copy_text(to->array, sizeof to->array, json_string_or(json_get(f, "array"), ""));
     copy_text(to->message, sizeof to->message, json_string_or(json_get(f, "message"), ""));
     copy_text(to->note, sizeof to->note,

@@ -262,7 +262,7 @@ static int report_guidelines(const options *o) {
   bool taught_fires = false;
   for (int i = 0; i < findings.count; i++) {
     const lab_finding *f = &findings.items[i];
-    printf("  line %d  %s  %s\n", f->line, f->rule, f->message);
+    printf("  line %d  %s  %s: %s\n", f->line, f->rule, f->severity, f->message);
     if (f->note[0]) printf("           note: %s\n", f->note);
     taught_fires = taught_fires || rule_taught(o->ex, f->rule);
   }

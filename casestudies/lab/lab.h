@@ -57,6 +57,7 @@ const lab_exercise *lab_find_exercise(int number);
 /* feedback.c: warplint on a file. */
 typedef struct lab_finding {
   char rule[8];
+  char severity[16];   /* "warning", or "note" where the profile says the fix does not pay */
   int line;
   char array[64];
   char message[512];
