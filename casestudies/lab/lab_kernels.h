@@ -4,11 +4,10 @@
  * entry point of its exercise and launches its kernels from there; the lab
  * loads the file as a module and calls that function alone. All pointers
  * are device pointers the lab allocated; the entry point must not allocate
- * or synchronise. */
+ * or synchronise (the lab times it with events on the default stream and
+ * reads cudaGetLastError() after it, so launch errors are reported). */
 #ifndef WARPMEM_LAB_KERNELS_H
 #define WARPMEM_LAB_KERNELS_H
-
-#include <stdint.h>
 
 #include <cuda_runtime_api.h>
 
@@ -74,8 +73,8 @@ typedef struct lab_spmv_args {
 } lab_spmv_args;
 LAB_ENTRY void lab_spmv_run(const lab_spmv_args *a);
 
-/* 6. sums[b] = the sum of in[b * LAB_REDUCE_BLOCK] onwards: one sum per block of
- * LAB_REDUCE_BLOCK elements; n is a multiple of LAB_REDUCE_BLOCK. */
+/* 6. sums[b] = in[b * B] + ... + in[b * B + B - 1] with B = LAB_REDUCE_BLOCK:
+ * one sum per block of B elements; n is a multiple of B. */
 #define LAB_REDUCE_BLOCK 512
 typedef struct lab_reduce_args {
   const float *in;
