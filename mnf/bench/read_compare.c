@@ -40,8 +40,14 @@ static double median_read_ms(const char *path, int gdal, mnf_image *keep)
 
 int main(int argc, char **argv)
 {
+  const char *usage = "usage: mnf-read-compare IMAGE.hdr...\n"
+                      "  times reading each image by the native ENVI reader and through GDAL\n";
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    fputs(usage, stdout);
+    return 0;
+  }
   if (argc < 2) {
-    fprintf(stderr, "usage: mnf-read-compare IMAGE.hdr...\n");
+    fputs(usage, stderr);
     return 2;
   }
   if (!image_io_has_gdal()) {
