@@ -56,10 +56,10 @@ const char *wl_share_dir(void) {
     return dir;
   }
   exe[n] = 0;
-  *strrchr(exe, '/') = 0;  /* the link is an absolute path */
-  char joined[PATH_MAX + 64];
-  snprintf(joined, sizeof joined, "%s/%s", exe, WARPLINT_DATA_RELATIVE);
-  if (!realpath(joined, dir)) snprintf(dir, sizeof dir, "%.*s", (int)sizeof dir - 1, joined);
+  *strrchr(exe, '/') = 0;  /* the link is an absolute path with no "..": the folder of the executable */
+  const char *relative = WARPLINT_DATA_RELATIVE;
+  for (char *up; strncmp(relative, "../", 3) == 0 && (up = strrchr(exe, '/')) && up != exe; relative += 3) *up = 0;
+  snprintf(dir, sizeof dir, "%.*s/%s", (int)(sizeof dir - strlen(relative) - 2), exe, relative);
   return dir;
 }
 
