@@ -50,6 +50,11 @@ int main(int argc, char **argv)
     fputs(usage, stderr);
     return 2;
   }
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-') {
+      fprintf(stderr, "mnf-read-compare: unknown option '%s'\n%s", argv[i], usage);
+      return 2;
+    }
   if (!image_io_has_gdal()) {
     fprintf(stderr, "mnf-read-compare: this build has no GDAL\n");
     return 1;
