@@ -129,15 +129,14 @@ static void solve_result(const solver_case *c, double *w, double *orth)
 
 int main(int argc, char **argv)
 {
-  const char *usage = "usage: mnf-eig-bench [--out DIR]\n"
-                      "  the eigensolvers of the MNF on image 1's noise covariance; writes DIR/eig_results.jsonl\n"
-                      "  (needs a GPU)\n";
+#define SYNOPSIS "usage: mnf-eig-bench [--out DIR]\n"   /* alone on a mistake: one line */
   if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    fputs(usage, stdout);
+    fputs(SYNOPSIS "  the eigensolvers of the MNF on image 1's noise covariance; writes DIR/eig_results.jsonl\n"
+          "  (needs a GPU)\n", stdout);
     return 0;
   }
   if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "--out"))) {
-    fputs(usage, stderr);
+    fputs(SYNOPSIS, stderr);
     return 2;
   }
   const char *out_dir = argc == 3 ? argv[2] : ".";

@@ -819,8 +819,10 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].solver_chosen == MNF_GPU_SOLVER_CUSOLVER ? "cuSOLVER" : "CPU");
 }
 
+/* One line on a mistake (the mnf tools' rule for bad input), more on --help. */
+#define MNF_BENCH_USAGE "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10]"
 static const char usage_text[] =
-  "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10]\n"
+  MNF_BENCH_USAGE "\n"
   "  Tables 5-8 of the paper on this GPU for its three AVIRIS-sized scenes (synthetic, in memory);\n"
   "  writes DIR/mnf_results.jsonl, DIR/mnf_tables.md and DIR/mnf_table8.dat (needs a GPU)\n";
 
@@ -834,7 +836,7 @@ int main(int argc, char **argv)
       return 0;
     }
   if (argc % 2 == 0) {   /* every option takes a value */
-    fprintf(stderr, "mnf-bench: %s needs a value\n%s", argv[argc - 1], usage_text);
+    fprintf(stderr, "mnf-bench: %s needs a value; " MNF_BENCH_USAGE "\n", argv[argc - 1]);
     return 2;
   }
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -844,7 +846,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--serial-full")) serial_full_scenes = atoi(argv[i + 1]);
     else {
-      fprintf(stderr, "mnf-bench: unknown option '%s'\n%s", argv[i], usage_text);
+      fprintf(stderr, "mnf-bench: unknown option '%s'; " MNF_BENCH_USAGE "\n", argv[i]);
       return 2;
     }
   }
