@@ -346,6 +346,7 @@ static int git_output(const char *const *args, char **out, size_t *len) {
  * no commit of it. */
 static int git_repository_and_commit(const char *rev, char **top, char **commit) {
   size_t len;
+  *commit = NULL;
   const char *toplevel[] = {"git", "rev-parse", "--show-toplevel", NULL};
   int rc = git_output(toplevel, top, &len);
   if (rc != 0) {
