@@ -249,8 +249,8 @@ void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
   snprintf(evidence, sizeof evidence, "measured on %s: %s",
            fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
   f->message = threads % 32
-      ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
-                  "empty; %s", threads, evidence)
+      ? wl_format("block of %lld %s not a multiple of the 32-thread warp: the last warp runs partly "
+                  "empty; %s", threads, threads == 1 ? "thread is" : "threads is", evidence)
       : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
                   threads, evidence);
 }

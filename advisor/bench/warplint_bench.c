@@ -64,17 +64,29 @@ int main(int argc, char **argv) {
   int copies = 10, repeats = 5, count = 0;
   const char *results_path = NULL, *cuda_path = NULL, *only = NULL;
   char **files = calloc((size_t)argc, sizeof *files);
+  const char *usage = "usage: warplint_bench [--copies N] [--repeats R] [--results FILE] [--cuda-path DIR]\n"
+                      "                      [--pass parse|analysis] FILES...\n"
+                      "  times libclang's parse alone against warplint's whole analysis of FILES\n";
   for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      free(files);
+      return 0;
+    }
     if (strcmp(argv[i], "--copies") == 0 && i + 1 < argc) copies = atoi(argv[++i]);
     else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = atoi(argv[++i]);
     else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) results_path = argv[++i];
     else if (strcmp(argv[i], "--cuda-path") == 0 && i + 1 < argc) cuda_path = argv[++i];
     else if (strcmp(argv[i], "--pass") == 0 && i + 1 < argc) only = argv[++i];
-    else files[count++] = argv[i];
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "warplint_bench: unknown or incomplete option '%s'\n%s", argv[i], usage);
+      free(files);
+      return 2;
+    } else files[count++] = argv[i];
   }
   if (count == 0 || copies < 1 || repeats < 1 || repeats > 100) {
-    fprintf(stderr, "usage: %s [--copies N] [--repeats R] [--results FILE] [--cuda-path DIR] FILES...\n",
-            argv[0]);
+    fputs(usage, stderr);
+    free(files);
     return 2;
   }
   wl_options opt = {.arch = "sm_90", .shim_path = WARPLINT_SHIM_VIRTUAL_PATH,
