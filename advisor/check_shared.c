@@ -50,8 +50,10 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
       m->stride.terms[0].coef % x->width != 0)
     return;
   if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || x->width > 4) return;
-  for (int d = 0; d < m->stride.terms[0].degree; d++)
-    if (is_thread_atom(m->stride.terms[0].atoms[d])) return;
+  for (int d = 0; d < m->stride.terms[0].degree; d++) {
+    int atom = m->stride.terms[0].atoms[d];
+    if (is_thread_atom(atom) || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].quotient)) return;
+  }
   poly elements = m->stride;
   elements.terms[0].coef /= x->width;
   char stride[120];

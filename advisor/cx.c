@@ -10,6 +10,23 @@ char *cx_take(CXString s) {
   return r;
 }
 
+char *source_text(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char text[64] = "";
+  size_t len = 0;
+  for (unsigned i = 0; i < n && len + 1 < sizeof text; i++) {
+    char *t = cx_take(clang_getTokenSpelling(tu, toks[i]));
+    len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? " " : "", t);
+    free(t);
+  }
+  clang_disposeTokens(tu, toks, n);
+  if (len >= sizeof text) len = sizeof text - 1;
+  return wl_strdup(text);
+}
+
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   child_list *l = d;

@@ -96,7 +96,9 @@ void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
   const char *rec = wl_space_names[a->space];
   for (size_t i = 0; i < r->finding_count; i++) {
     const wl_finding *f = &r->findings[i];
-    if (!f->array || strcmp(f->array, a->name) != 0 || strcmp(f->kernel, k->name) != 0) continue;
+    if (!f->array || strcmp(f->array, a->name) != 0 || strcmp(f->kernel, k->name) != 0 ||
+        strcmp(f->severity, "warning") != 0)
+      continue;                           /* a note (the fix does not pay) recommends nothing */
     if (strcmp(f->rule, "S_5") == 0) rec = "shared (S_5)";
     else if (strcmp(f->rule, "C_2") == 0) rec = "constant (C_2)";
     else if (strcmp(f->rule, "T_4") == 0) rec = "read-only path (T_4)";

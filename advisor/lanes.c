@@ -79,6 +79,28 @@ static bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *
   return lanes_in_range(out, -LANE_VALUE_LIMIT);
 }
 
+/* Max minus min of p's lane-varying part over the active lanes of the first
+ * warp with active lanes; false when that part is not concrete. */
+bool lane_spread(const kernel_ctx *k, const poly *p, long long *spread) {
+  int warp = 0;
+  while (warp < k->warps && !k->active[warp]) warp++;
+  if (warp == k->warps) return false;
+  poly lane, rest;
+  poly_split(p, ATOM_BX, &lane, &rest);
+  lane_vals v;
+  if (!poly_lanes(k, &lane, warp, &v) || v.shifted) return false;
+  long long lo = 0, hi = 0;
+  bool any = false;
+  for (int l = 0; l < 32; l++) {
+    if (!(k->active[warp] >> l & 1)) continue;
+    if (!any || v.v[l] < lo) lo = v.v[l];
+    if (!any || v.v[l] > hi) hi = v.v[l];
+    any = true;
+  }
+  *spread = hi - lo;
+  return any;
+}
+
 static void lane_builtin(const kernel_ctx *k, int atom, int warp, lane_vals *out) {
   poly p;
   poly_atom(&p, atom);
@@ -631,12 +653,19 @@ bool lanes_consecutive(const lane_model *m, long long width) {
   return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == width;
 }
 
+/* A stride that a quotient (blockDim.x / 64) scales may be 0 or 1. */
+static bool quotient_stride(const kernel_ctx *k, const poly *stride) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].quotient && poly_uses_atom(stride, a)) return true;
+  return false;
+}
+
 /* G_3's condition: the lanes do not walk consecutive elements, and (where
  * the offsets are known) touch more 32-byte sectors than consecutive lanes
  * would. Symbolic strides (row * n) count as strided. */
-bool lanes_strided(const lane_model *m, long long width, int *got, int *ideal) {
+bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   *got = *ideal = 0;
-  if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown;
+  if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown && !quotient_stride(k, &m->stride);
   if (m->kind != LANE_CONCRETE || active_lanes(m->active) < 2) return false;
   if (m->stride_const && (m->stride_value == 0 || m->stride_value == width) && !lanes_irregular(m)) return false;
   *got = sectors(m, width);
