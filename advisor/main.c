@@ -173,8 +173,23 @@ static void add_arg(job *j, const char *arg) {
 }
 
 /* Only the flags that change what the source means: -I -D -U -isystem
- * -include, each with its value joined or in the next argument, and the
- * language standard. */
+ * -include, each with its value joined or in the next argument, the
+ * language standard, and relocatable device code. */
+/* nvcc's relocatable device code (-rdc=true, -dc), which dynamic
+ * parallelism needs: clang's -fgpu-rdc. */
+static bool relocatable_flag(char **argv, int argc, int *a) {
+  const char *arg = argv[*a];
+  if (strcmp(arg, "-rdc=true") == 0 || strcmp(arg, "--relocatable-device-code=true") == 0 ||
+      strcmp(arg, "-dc") == 0 || strcmp(arg, "--device-c") == 0)
+    return true;
+  if ((strcmp(arg, "-rdc") == 0 || strcmp(arg, "--relocatable-device-code") == 0) && *a + 1 < argc &&
+      strcmp(argv[*a + 1], "true") == 0) {
+    ++*a;
+    return true;
+  }
+  return false;
+}
+
 static void keep_flags(job *j, char **argv, int argc) {
   for (int a = 0; a < argc; a++) {
     const char *arg = argv[a];
@@ -182,6 +197,8 @@ static void keep_flags(job *j, char **argv, int argc) {
     if (standard) {
       add_arg(j, standard);
       free(standard);
+    } else if (relocatable_flag(argv, argc, &a)) {
+      add_arg(j, "-fgpu-rdc");
     } else if (keeps_value(arg) && a + 1 < argc) {
       add_arg(j, arg);
       add_arg(j, argv[++a]);
