@@ -188,6 +188,7 @@ void wl_warp_summary(const wl_warp_map *m, const char *space, char *out, size_t 
 
 const char *wl_warp_missing(const wl_finding *f, bool fixed) {
   if (strcmp(f->space, "launch") == 0) return "a launch shape, no memory access to draw";
+  if (fixed && strcmp(f->space, "local") == 0) return "the fix keeps the values in registers: no memory access";
   if (fixed) return "warplint models no addresses after this fix";
   return "the lanes' offsets are not known lane by lane (they depend on run-time values)";
 }

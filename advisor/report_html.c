@@ -128,7 +128,7 @@ static void svg_lanes(FILE *out, const wl_warp *w, const wl_warp_map *m, int tur
     if (!on) continue;
     snprintf(text, sizeof text, "%lld", w->offset[l]);
     if (!turned) {
-      svg_label(out, lane_x(l), 48, "middle", 10, NULL, text);
+      svg_label(out, lane_x(l), 48, "middle", strlen(text) <= 3 ? 11 : 9, NULL, text);
       continue;
     }
     fprintf(out, "<g transform=\"rotate(90 %.1f 38)\">", lane_x(l) - 3);
@@ -248,14 +248,27 @@ static void metric_cell(FILE *out, const wl_metric *m, const char *missing, cons
   fputs("</td>", out);
 }
 
+/* "H100 (h100-sxm)", or the file's name alone when it is also the short one. */
+static void put_profile_name(FILE *out, const wl_options *opt) {
+  if (!opt->profile_name) {
+    fputs("no profile", out);
+    return;
+  }
+  if (opt->profile_short && strcmp(opt->profile_short, opt->profile_name) != 0) {
+    put_text(out, opt->profile_short);
+    fputs(" (", out);
+    put_text(out, opt->profile_name);
+    fputs(")", out);
+  } else {
+    put_text(out, opt->profile_name);
+  }
+}
+
 static void html_cost(FILE *out, const wl_finding *f, const wl_options *opt, const wl_options *paper) {
   if (f->metric_count == 0) return;
   const char *paper_arch = json_string_or(json_path(paper->profile, "gpu.arch"), "sm_35");
   fputs("<table class=\"cost\"><tr><th>measured quantity</th><th>", out);
-  put_text(out, opt->profile_short ? opt->profile_short : "no profile");
-  fputs(opt->profile_name ? " (" : "", out);
-  put_text(out, opt->profile_name ? opt->profile_name : "");
-  fputs(opt->profile_name ? ")" : "", out);
+  put_profile_name(out, opt);
   fputs("</th><th>K20c, the paper (", out);
   put_text(out, paper->profile_name ? paper->profile_name : "not loaded");
   fputs(")</th></tr>\n", out);
@@ -511,10 +524,8 @@ static void html_head(FILE *out, const wl_file_result *results, size_t count, co
   }
   free(summary);
   fputs("</p>\n<p class=\"meta\">Costs from the profile <b>", out);
-  put_text(out, opt->profile_name ? opt->profile_name : "(none: every cost reads \"not measured\")");
+  put_profile_name(out, opt);
   fputs("</b> (", out);
-  put_text(out, opt->profile_short ? opt->profile_short : "no GPU");
-  fputs(", ", out);
   put_text(out, opt->arch);
   fputs(") next to the paper's K20c figures (", out);
   put_text(out, paper->profile_name ? paper->profile_name : "k20c-paper profile not found");
