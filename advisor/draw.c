@@ -179,7 +179,8 @@ void wl_warp_summary(const wl_warp_map *m, const char *space, char *out, size_t 
   } else {
     char ideal[96];
     if (m->cost > m->best) snprintf(ideal, sizeof ideal, "; consecutive lanes would touch %d", m->best);
-    else snprintf(ideal, sizeof ideal, ", as few as consecutive lanes touch");
+    else if (m->cost == m->best) snprintf(ideal, sizeof ideal, ", as many as consecutive lanes touch");
+    else snprintf(ideal, sizeof ideal, ", fewer than consecutive lanes touch (lanes share them)");
     snprintf(out, size, "%s%s: %d %s in %d 128-byte %s%s", lanes,
              strcmp(space, "local") == 0 ? " (each lane its own copy, interleaved)" : "", m->cost,
              plural(m->cost, "sector", "sectors"), m->lines, plural(m->lines, "line", "lines"), ideal);
