@@ -73,7 +73,8 @@ static void map_banks(const wl_warp *w, wl_warp_map *m) {
 }
 
 /* The targets (sectors or words) the lanes touch, ascending; each lane's
- * first target and how many it covers. False when there are too many. */
+ * first target and how many it covers. Lanes of at most WL_MAP_WIDEST bytes
+ * touch two sectors each at the most, which WL_MAP_TARGETS holds. */
 static bool collect_targets(const wl_warp *w, const long long *first, const long long *last, wl_warp_map *m) {
   long long id[32 * 8];
   int n = 0;
@@ -112,7 +113,7 @@ static bool map_sectors(const wl_warp *w, bool local, wl_warp_map *m) {
   for (int l = 0; l < 32; l++) {
     long long address = local ? local_address(w->offset[l], l, w->width) : w->offset[l];
     first[l] = floor_div(address, 32);
-    last[l] = floor_div(address + (w->width > 0 ? w->width : 1) - 1, 32);
+    last[l] = floor_div(address + w->width - 1, 32);
   }
   m->target_name = "sector";
   m->phase_lanes = 32;
@@ -121,8 +122,7 @@ static bool map_sectors(const wl_warp *w, bool local, wl_warp_map *m) {
   for (int t = 0; t < m->target_count; t++) line[t] = floor_div(m->target_id[t], 4);
   m->lines = count_distinct(line, m->target_count);
   m->cost = m->target_count;
-  m->best = (m->active * (w->width > 0 ? w->width : 1) + 31) / 32;
-  if (m->best < 1) m->best = 1;
+  m->best = (m->active * w->width + 31) / 32;
   return true;
 }
 
@@ -141,7 +141,7 @@ static bool map_words(const wl_warp *w, wl_warp_map *m) {
 
 bool wl_warp_map_of(const wl_warp *w, const char *space, wl_warp_map *m) {
   memset(m, 0, sizeof *m);
-  if (!w->known || !w->active) return false;
+  if (!w->known || !w->active || w->width < 1 || w->width > WL_MAP_WIDEST) return false;
   m->width = w->width;
   for (int l = 0; l < 32; l++) m->active += lane_active(w, l);
   bool ok = true;
@@ -210,7 +210,7 @@ static void draw_row(FILE *out, const char *label, const long long *cell, const 
 static void draw_warp(FILE *out, const wl_warp *w, const char *space, const char *title) {
   wl_warp_map m;
   if (!wl_warp_map_of(w, space, &m)) {
-    fprintf(out, "  %s: not drawn (more than %d targets)\n", title, WL_MAP_TARGETS);
+    fprintf(out, "  %s: not drawn (elements wider than %d bytes)\n", title, WL_MAP_WIDEST);
     return;
   }
   char summary[320];

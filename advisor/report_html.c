@@ -192,8 +192,8 @@ static void html_warp(FILE *out, const wl_warp *w, const char *space, size_t ind
   const char *state = fixed ? "after the fix" : "as written";
   fprintf(out, "<figure class=\"drawing\" data-finding=\"%zu\" data-state=\"%s\">", index, fixed ? "fixed" : "written");
   if (!wl_warp_map_of(w, space, &m)) {
-    fprintf(out, "<figcaption><b>%s</b>: not drawn (more than %d targets)</figcaption></figure>", state,
-            WL_MAP_TARGETS);
+    fprintf(out, "<figcaption><b>%s</b>: not drawn (elements wider than %d bytes)</figcaption></figure>", state,
+            WL_MAP_WIDEST);
     return;
   }
   char summary[320];

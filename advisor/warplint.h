@@ -156,6 +156,7 @@ void wl_print_arrays_table(const wl_file_result *results, size_t count);
  * bank 0, it starts a 32-byte sector and a 128-byte line. Shared: the 32
  * banks; global (texture): the 32-byte sectors touched; local: the same,
  * after the lane interleaving of local memory; constant: the 4-byte words. */
+#define WL_MAP_WIDEST 32                /* bytes per lane drawn at the most */
 #define WL_MAP_TARGETS 96
 typedef struct wl_warp_map {
   const char *target_name;             /* "bank", "sector", "word" */
