@@ -24,7 +24,10 @@ static const char usage_text[] =
   "       warplint rules                       the catalog, checked or advice\n"
   "       warplint COMMAND --help | warplint --help | --version\n"
   "options:\n"
-  "  --format=text|json|sarif   output format (check; default text)\n"
+  "  --format=FORMAT            text (default), json, sarif, or html: one self-contained\n"
+  "                             page with a drawing of each finding's warp (check)\n"
+  "  -o FILE                    write the html page to FILE (default: standard output)\n"
+  "  --draw                     draw each finding's warp under it (text output)\n"
   "  --gpu NAME|FILE            GPU profile (default: the one matching --arch)\n"
   "  --arch sm_XX               target architecture (default sm_90)\n"
   "  -p BUILD_DIR               read compile_commands.json there (its -I/-D flags)\n"
@@ -43,10 +46,10 @@ static const char usage_text[] =
   "exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or parse errors\n";
 
 typedef struct cli {
-  const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since;
+  const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since, *output;
   wl_options opt;
   int jobs;
-  bool help, fix, backup, ptxas, shim;
+  bool help, fix, backup, ptxas, shim, draw;
   const char **files; int file_count;
   const char **extra; int extra_count;
   char **changed; int changed_count;   /* --changed-since: the files git names */
@@ -88,20 +91,25 @@ static int parse_cli(int argc, char **argv, cli *c) {
     else if ((v = option_value(argc, argv, &i, "--cuda-path"))) c->opt.cuda_path = v;
     else if ((v = option_value(argc, argv, &i, "-p"))) c->build_dir = v;
     else if ((v = option_value(argc, argv, &i, "--changed-since"))) c->changed_since = v;
+    else if ((v = option_value(argc, argv, &i, "-o"))) c->output = v;
     else if ((v = option_value(argc, argv, &i, "-j"))) c->jobs = atoi(v);
     else if (strncmp(argv[i], "-j", 2) == 0 && argv[i][2]) c->jobs = atoi(argv[i] + 2);
     else if (strcmp(argv[i], "--fix") == 0) c->fix = true;
     else if (strcmp(argv[i], "--backup") == 0) c->backup = true;
     else if (strcmp(argv[i], "--ptxas") == 0) c->ptxas = true;
     else if (strcmp(argv[i], "--shim") == 0) c->shim = true;
+    else if (strcmp(argv[i], "--draw") == 0) c->draw = true;
     else if (argv[i][0] == '-' && argv[i][1]) {
       char msg[256];
       snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[i]);
       return usage_error(msg);
     } else c->files[c->file_count++] = argv[i];
   }
-  if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif"))
-    return usage_error("--format must be text, json or sarif");
+  if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif") &&
+      strcmp(c->format, "html"))
+    return usage_error("--format must be text, json, sarif or html");
+  if (c->output && strcmp(c->format, "html")) return usage_error("-o is for --format=html");
+  if (c->draw && strcmp(c->format, "text")) return usage_error("--draw is for the text output");
   if (strcmp(c->fail_on, "warning") && strcmp(c->fail_on, "note"))
     return usage_error("--fail-on must be warning or note");
   if (c->jobs < 1 || c->jobs > 256) return usage_error("-j needs a number from 1 to 256");
@@ -498,11 +506,13 @@ static int run_check(cli *c, bool inventory) {
   if (choose_headers(c, &toolkit, &cccl) != 0) { free(jobs); json_free(profile); return 2; }
   wl_file_result *results = calloc((size_t)count, sizeof *results);
   analyse_all(c, jobs, count, results);
+  int unwritten = 0;
   if (inventory) wl_print_arrays_table(results, (size_t)count);
   else if (strcmp(c->format, "json") == 0) wl_print_json(results, (size_t)count, &c->opt);
   else if (strcmp(c->format, "sarif") == 0) wl_print_sarif(results, (size_t)count);
-  else wl_print_text(results, (size_t)count);
-  int status = 0;
+  else if (strcmp(c->format, "html") == 0) unwritten = wl_print_html(results, (size_t)count, &c->opt, c->output);
+  else wl_print_text(results, (size_t)count, c->draw);
+  int status = unwritten ? 2 : 0;
   for (int i = 0; i < count; i++) {
     if (results[i].failed) status = 2;
     for (size_t f = 0; f < results[i].finding_count && status == 0; f++)
@@ -537,11 +547,17 @@ static int run_rules(void) {
   return 0;
 }
 
+/* A catalog example that names a file (examples/S_1_bad.cu), as a path;
+ * NULL for an example given inline. */
+static char *example_path(const char *value) {
+  return value && ends_with(value, ".cu") ? wl_format("%s/rules/%s", wl_share_dir(), value) : NULL;
+}
+
 static void print_example(const char *label, const char *value) {
   if (!value) return;
   printf("\n%s:\n", label);
-  if (ends_with(value, ".cu")) {
-    char *path = wl_format("%s/rules/%s", wl_share_dir(), value);
+  char *path = example_path(value);
+  if (path) {
     size_t len;
     char *text = read_text_file(path, &len);
     if (text) fputs(text, stdout);
@@ -678,6 +694,11 @@ static int run_explain(cli *c) {
   if (fix) printf("\nfix: %s\n", fix);
   print_example("bad", json_string_or(json_get(rule, "bad"), NULL));
   print_example("good", json_string_or(json_get(rule, "good"), NULL));
+  char *bad = example_path(json_string_or(json_get(rule, "bad"), NULL));
+  char *good = example_path(json_string_or(json_get(rule, "good"), NULL));
+  wl_draw_rule_examples(stdout, id, bad, good, &c->opt);
+  free(bad);
+  free(good);
   json_free(profile);
   json_free(k20c);
   return 0;

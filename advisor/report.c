@@ -66,7 +66,7 @@ void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
           plural(notes, "note", "notes"));
 }
 
-void wl_print_text(const wl_file_result *results, size_t count) {
+void wl_print_text(const wl_file_result *results, size_t count, bool draw) {
   for (size_t i = 0; i < count; i++) {
     const wl_file_result *r = &results[i];
     print_file_diagnostics(r);
@@ -86,6 +86,7 @@ void wl_print_text(const wl_file_result *results, size_t count) {
       if (f->confirmed_set)
         printf("%s:%u:%u: note: ptxas %s it\n", r->path, f->line, f->column,
                f->confirmed ? "confirms" : "does not confirm");
+      if (draw) wl_draw_finding(stdout, f);
     }
     for (size_t u = 0; u < r->usage_count; u++) {
       const wl_kernel_usage *k = &r->usage[u];

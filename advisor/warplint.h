@@ -3,7 +3,8 @@
  * check_*.c, findings.c) turns one CUDA file into findings and an array
  * inventory;
  * profile.c loads the rule catalog and a GPU profile; report.c prints
- * text, JSON and SARIF; main.c is the command line. */
+ * text, JSON and SARIF; report_html.c writes the HTML page; draw.c maps a
+ * warp's lanes onto banks, sectors or words; main.c is the command line. */
 #ifndef WARPLINT_H
 #define WARPLINT_H
 
@@ -145,11 +146,48 @@ void wl_metric_text(const wl_options *opt, const wl_metric *m, const char *label
                     char *out, size_t size);
 
 /* report.c */
-void wl_print_text(const wl_file_result *results, size_t count);   /* ends with the summary line */
+/* Ends with the summary line; draw: each finding's warp under it (--draw). */
+void wl_print_text(const wl_file_result *results, size_t count, bool draw);
 void wl_print_summary(FILE *out, const wl_file_result *results, size_t count);
 void wl_print_json(const wl_file_result *results, size_t count, const wl_options *opt);
 void wl_print_sarif(const wl_file_result *results, size_t count);
 void wl_print_arrays_table(const wl_file_result *results, size_t count);
+
+/* draw.c: where the active lanes of one warp land, for the drawings (the
+ * text of check --draw and explain, the SVG of the HTML report). Offsets
+ * are relative to the lowest active lane, taken as aligned: its word is in
+ * bank 0, it starts a 32-byte sector and a 128-byte line. Shared: the 32
+ * banks; global (texture): the 32-byte sectors touched; local: the same,
+ * after the lane interleaving of local memory; constant: the 4-byte words. */
+#define WL_MAP_WIDEST 32                /* bytes per lane drawn at the most */
+#define WL_MAP_TARGETS 96
+typedef struct wl_warp_map {
+  const char *target_name;             /* "bank", "sector", "word" */
+  int active, width;
+  int first[32], span[32];             /* per active lane: its first target, how many it covers */
+  long long target_id[WL_MAP_TARGETS]; /* bank number, sector or word, ascending */
+  int target_load[WL_MAP_TARGETS];     /* shared: distinct words in the bank (worst phase); else lanes */
+  int target_count;
+  int phase_lanes;                     /* lanes served together (shared: 32 / words per lane) */
+  int cost, best;                      /* conflict degree, sectors or words; the same when ideal */
+  int lines;                           /* 128-byte lines touched (global, local) */
+  int level[32];                       /* per lane, 0 (ideal) to 4 (9 times the ideal or more) */
+} wl_warp_map;
+bool wl_warp_map_of(const wl_warp *w, const char *space, wl_warp_map *m);
+int wl_warp_level(const wl_warp_map *m, int target);     /* the colour class of one target */
+void wl_warp_summary(const wl_warp_map *m, const char *space, char *out, size_t size);
+/* Why a finding has no drawing ("the lanes' offsets are not known..."). */
+const char *wl_warp_missing(const wl_finding *f, bool fixed);
+void wl_draw_finding(FILE *out, const wl_finding *f);    /* both warps, in text */
+/* explain: the rule's finding on its bad example, drawn, and the good
+ * example's verdict with the bad warp after the fix. */
+void wl_draw_rule_examples(FILE *out, const char *rule, const char *bad_path, const char *good_path,
+                           const wl_options *opt);
+
+/* report_html.c: the self-contained HTML page, to path (through a temporary
+ * file and a rename) or to stdout when path is NULL; -1 when it cannot be
+ * written (one line on stderr, no file left behind). */
+int wl_print_html(const wl_file_result *results, size_t count, const wl_options *opt, const char *path);
 
 /* fix.c: applies a file's fix-its in place (temp file + rename). */
 int wl_apply_fixes(const wl_file_result *r, bool backup);

@@ -22,6 +22,7 @@ packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-
 # mnf: GDAL (optional in CMake) + gdal_translate and ncgen for its tests; libFuzzer (clang).
 packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
 packages+=(pre-commit)
+packages+=(chromium libpng-dev)  # test_warplint_browser: the HTML report in headless Chromium, libpng reads its screenshot
 
 missing=()
 for p in "${packages[@]}"; do
