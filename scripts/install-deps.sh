@@ -20,6 +20,7 @@ set -euo pipefail
 packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
 # mnf: GDAL (optional in CMake) + gdal_translate and ncgen for its tests; libFuzzer (clang).
 packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
+packages+=(libjson-c-dev)  # common/: JSON reading and writing (json_reader.c, json_writer.c)
 
 missing=()
 for p in "${packages[@]}"; do
