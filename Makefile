@@ -26,8 +26,10 @@ configure: deps
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
-	scripts/demo.sh $(BUILD)
+# The demo builds first itself, keeping the compiler's output (ptxas
+# resource reports) in $(BUILD)/demo/build.log instead of on the screen.
+demo: configure
+	scripts/demo.sh $(BUILD) $(JOBS)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

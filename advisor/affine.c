@@ -48,7 +48,14 @@ static bool add_term(poly *p, const poly_term *t) {
 }
 
 static void merge_unknown(poly *out, const poly *a, const poly *b) {
+  bool varying = a->lane_varying || b->lane_varying || (!a->unknown && poly_lane_dependent(a)) ||
+                 (!b->unknown && poly_lane_dependent(b));
   poly_unknown(out, a->data_dependent || b->data_dependent);
+  out->lane_varying = varying;
+}
+
+bool poly_lane_dependent(const poly *p) {
+  return poly_uses_atom(p, ATOM_TX) || poly_uses_atom(p, ATOM_TY) || poly_uses_atom(p, ATOM_TZ);
 }
 
 void poly_add(poly *out, const poly *a, const poly *b, long long b_sign) {

@@ -31,6 +31,8 @@ typedef struct poly_term {
 typedef struct poly {
   bool unknown;
   bool data_dependent;             /* unknown because it reads memory */
+  bool lane_varying;               /* unknown, but known to differ from lane to lane (it depends on
+                                      threadIdx, or on a value each lane loads for itself) */
   int count;
   poly_term terms[POLY_MAX_TERMS];
 } poly;
@@ -38,6 +40,8 @@ typedef struct poly {
 void poly_const(poly *p, long long value);
 void poly_atom(poly *p, int atom);
 void poly_unknown(poly *p, bool data_dependent);
+/* Whether a known polynomial depends on the thread indices. */
+bool poly_lane_dependent(const poly *p);
 void poly_add(poly *out, const poly *a, const poly *b, long long b_sign);
 void poly_mul(poly *out, const poly *a, const poly *b);
 bool poly_is_const(const poly *p, long long *value);

@@ -63,6 +63,8 @@ typedef struct atom_info {
   bool const_trip;               /* a for loop's counter with constant bounds: unrollable */
   bool unit_step;                /* i++, i--, i += 1, i -= 1 */
   long long trips;               /* iterations when constant, else 0 */
+  bool quotient;                 /* the result of /, %, >> or & on values warplint cannot know: it may
+                                    be 0 or 1, so no stride is claimed from it */
 } atom_info;
 
 /* The value a local variable (or a bound helper parameter) holds at the
@@ -177,6 +179,7 @@ typedef struct launch_info {
 /* An error diagnostic of the parse, where it is in the analysed file. */
 typedef struct parse_error {
   bool in_file;                  /* false: in a header */
+  bool benign;                   /* clang's rule, not nvcc's: the kernel around it is analysed */
   unsigned offset, line, column;
   char *text;                    /* clang's message */
 } parse_error;
@@ -197,6 +200,7 @@ const parse_error *error_within(const file_ctx *fc, CXCursor c);
 /* ---- cx.c: libclang helpers ---- */
 typedef struct child_list { CXCursor c[8]; int n; } child_list;
 char *cx_take(CXString s);
+char *source_text(CXCursor c);                   /* the expression as written (at most 60 bytes) */
 child_list children(CXCursor c);
 CXCursor strip(CXCursor c);                      /* through casts and parentheses */
 void location_of(CXCursor c, unsigned *line, unsigned *column);
@@ -238,6 +242,7 @@ void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size);
 /* ---- lanes.c: the warp model ---- */
 typedef struct lane_vals { long long v[32]; bool shifted; } lane_vals;
 bool is_thread_atom(int a);
+bool lane_spread(const kernel_ctx *k, const poly *p, long long *spread);
 void lane_coords(const kernel_ctx *k, int thread, long long *t);
 bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
 bool lane_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
@@ -253,7 +258,7 @@ int sectors(const lane_model *m, long long width);
 int ideal_sectors(const lane_model *m, long long width);
 int conflict_degree(const lane_model *m, long long width);
 int pow2_at_least(int n);
-bool lanes_strided(const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
+bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
 bool lanes_irregular(const lane_model *m);
 bool lanes_consecutive(const lane_model *m, long long width);
 

@@ -32,15 +32,18 @@ void check_c1_constant_stride(kernel_ctx *k, access_info *x) {
   }
 }
 
-/* C_3: __constant__ indexed by a lane-varying expression. */
+/* C_3: __constant__ indexed by a lane-varying expression: by threadIdx
+ * (the distinct addresses counted), or by a value each lane loads for
+ * itself (up to one address per active lane). */
 void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   const lane_model *m = &x->lanes;
-  char key[64], label[32];
-  if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC) return;
+  char key[64], label[48];
+  bool loaded = m->kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying;
+  if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC && !loaded) return;
   int distinct = m->kind == LANE_CONCRETE ? count_distinct_active(m->offset, m->active) : active_lanes(m->active);
   if (distinct < 2) return;
-  snprintf(label, sizeof label, "%d distinct addresses", distinct);
+  snprintf(label, sizeof label, "%s%d distinct addresses", loaded ? "up to " : "", distinct);
   append_pattern(a, label);
   wl_finding *f = new_finding(k, "C_3", x, a);
   if (!f) return;
@@ -48,9 +51,13 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   add_metric(k, f, key);
   add_metric(k, f, "warp.constant.distinct_1");
   snprintf(label, sizeof label, "%d distinct", pow2_at_least(distinct));
-  set_message(f, wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
-                           "warp are served one after another", a->name, distinct),
+  set_message(f, loaded
+                  ? wl_format("__constant__ '%s' indexed by a value each lane loads for itself: up to %d distinct "
+                              "addresses per warp are served one after another", a->name, distinct)
+                  : wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
+                              "warp are served one after another", a->name, distinct),
               compare_text(k, f, label, "broadcast"));
+  if (loaded) return;                     /* the drawing needs concrete lanes */
   lane_model broadcast = *m;              /* the fix: every lane on one address */
   broadcast.kind = LANE_UNIFORM;
   for (int l = 0; l < 32; l++) broadcast.offset[l] = 0;

@@ -10,7 +10,8 @@ static void describe_global(array_info *a, const access_info *x) {
   const lane_model *m = &x->lanes;
   if (lanes_consecutive(m, x->width)) append_pattern(a, "consecutive");
   if (m->kind == LANE_UNIFORM) append_pattern(a, "broadcast");
-  if (m->kind == LANE_UNKNOWN && x->data_dependent) append_pattern(a, "gather (index loaded from memory)");
+  if (m->kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying)
+    append_pattern(a, "gather (index loaded from memory)");
 }
 
 /* "consecutive lanes are 3 elements apart", or for a field of a struct
@@ -49,7 +50,7 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   describe_global(a, x);
   int got, ideal;
-  if (!lanes_strided(&x->lanes, x->width, &got, &ideal)) return;
+  if (!lanes_strided(k, &x->lanes, x->width, &got, &ideal)) return;
   char pattern[160];
   char *how = stride_text(k, x, a, pattern, sizeof pattern);
   append_pattern(a, pattern);

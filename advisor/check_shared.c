@@ -50,8 +50,10 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
       m->stride.terms[0].coef % x->width != 0)
     return;
   if (poly_uses_atom(&x->off, ATOM_TY) || poly_uses_atom(&x->off, ATOM_TZ) || x->width > 4) return;
-  for (int d = 0; d < m->stride.terms[0].degree; d++)
-    if (is_thread_atom(m->stride.terms[0].atoms[d])) return;
+  for (int d = 0; d < m->stride.terms[0].degree; d++) {
+    int atom = m->stride.terms[0].atoms[d];
+    if (is_thread_atom(atom) || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].quotient)) return;
+  }
   poly elements = m->stride;
   elements.terms[0].coef /= x->width;
   char stride[120];
@@ -249,8 +251,8 @@ void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
   snprintf(evidence, sizeof evidence, "measured on %s: %s",
            fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
   f->message = threads % 32
-      ? wl_format("block of %lld threads is not a multiple of the 32-thread warp: the last warp runs partly "
-                  "empty; %s", threads, evidence)
+      ? wl_format("block of %lld %s not a multiple of the 32-thread warp: the last warp runs partly "
+                  "empty; %s", threads, threads == 1 ? "thread is" : "threads is", evidence)
       : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
                   threads, evidence);
 }

@@ -10,6 +10,23 @@ char *cx_take(CXString s) {
   return r;
 }
 
+char *source_text(CXCursor c) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
+  char text[64] = "";
+  size_t len = 0;
+  for (unsigned i = 0; i < n && len + 1 < sizeof text; i++) {
+    char *t = cx_take(clang_getTokenSpelling(tu, toks[i]));
+    len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? " " : "", t);
+    free(t);
+  }
+  clang_disposeTokens(tu, toks, n);
+  if (len >= sizeof text) len = sizeof text - 1;
+  return wl_strdup(text);
+}
+
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   child_list *l = d;
@@ -114,21 +131,40 @@ bool const_value(CXCursor c, long long *v) {
   }
 }
 
-/* Known when the compiler unrolls: constants and template parameters. */
+/* A compile-time constant, even where its value depends on a template's
+ * arguments: literals, template parameters, const variables initialised
+ * with such constants (constexpr), members of a template parameter
+ * (Traits::kN), sizeof, and arithmetic on them. */
 bool compile_time(CXCursor c) {
   long long v;
   if (const_value(c, &v)) return true;
   c = strip(c);
-  enum CXCursorKind kind = clang_getCursorKind(c);
-  if (kind == CXCursor_DeclRefExpr)
-    return clang_getCursorKind(clang_getCursorReferenced(c)) == CXCursor_NonTypeTemplateParameter;
-  if (kind == CXCursor_BinaryOperator) {
-    child_list l = children(c);
-    return l.n == 2 && compile_time(l.c[0]) && compile_time(l.c[1]);
+  switch (clang_getCursorKind(c)) {
+  case CXCursor_DeclRefExpr: {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(d))                     /* Traits::kN of a template parameter */
+      return clang_getCursorType(c).kind == CXType_Dependent && child_of_kind(c, CXCursor_TypeRef, NULL);
+    if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return true;
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
+      return false;
+    CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+    return !clang_Cursor_isNull(init) && !clang_equalCursors(strip(init), c) && compile_time(init);
   }
-  return false;
+  case CXCursor_UnaryExpr:                          /* sizeof, alignof */
+    return true;
+  case CXCursor_BinaryOperator:
+  case CXCursor_UnaryOperator:
+  case CXCursor_ConditionalOperator: {
+    child_list l = children(c);
+    if (l.n == 0) return false;
+    for (int i = 0; i < l.n; i++)
+      if (!compile_time(l.c[i])) return false;
+    return true;
+  }
+  default:
+    return false;
+  }
 }
-
 
 long long type_size(CXType t) {
   long long size = clang_Type_getSizeOf(t);

@@ -96,7 +96,9 @@ void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
   const char *rec = wl_space_names[a->space];
   for (size_t i = 0; i < r->finding_count; i++) {
     const wl_finding *f = &r->findings[i];
-    if (!f->array || strcmp(f->array, a->name) != 0 || strcmp(f->kernel, k->name) != 0) continue;
+    if (!f->array || strcmp(f->array, a->name) != 0 || strcmp(f->kernel, k->name) != 0 ||
+        strcmp(f->severity, "warning") != 0)
+      continue;                           /* a note (the fix does not pay) recommends nothing */
     if (strcmp(f->rule, "S_5") == 0) rec = "shared (S_5)";
     else if (strcmp(f->rule, "C_2") == 0) rec = "constant (C_2)";
     else if (strcmp(f->rule, "T_4") == 0) rec = "read-only path (T_4)";
@@ -184,7 +186,7 @@ void apply_suppressions(wl_file_result *r, const char *text, size_t len) {
  * cost of the code as written, its second the cost after the fix. When the
  * chosen profile measured both and the fix saves less than 5% (the
  * benchmark suite's noise bound), the finding is a note that says so, not
- * a warning. */
+ * a warning, and offers no fix-it. */
 void judge_payoff(kernel_ctx *k, wl_finding *f) {
   const json_value *evidence = json_get(wl_rule(f->rule), "evidence");
   if (!evidence || f->metric_count < 2 || !f->metrics[0].present || !f->metrics[1].present) return;
@@ -193,8 +195,10 @@ void judge_payoff(kernel_ctx *k, wl_finding *f) {
   if (lower ? fixed < 0.95 * cost : fixed > 1.05 * cost) return;
   f->severity = "note";
   const char *gpu = k->opt->profile_short ? k->opt->profile_short : "this GPU";
-  char *message = wl_format("%s; on %s the change does not pay: the measurements favour the code as it is",
-                            f->message, gpu);
+  char *message = wl_format("%s; on %s the change does not pay (it saves less than 5%%)", f->message, gpu);
   free(f->message);
   f->message = message;
+  for (int i = 0; i < f->note_count; i++) free(f->notes[i]);
+  for (int i = 0; i < f->fix_count; i++) free(f->fixes[i].replacement);
+  f->note_count = f->fix_count = 0;
 }

@@ -39,33 +39,63 @@ static bool dim3_args(CXCursor c, long long *b) {
   return true;
 }
 
+/* The variable (or its member: 0-2 for .x-.z, else -1) that an assignment
+ * target names, if it is s->var. */
+static bool names_var(const shape_search *s, CXCursor target, int *member) {
+  target = strip(target);
+  *member = -1;
+  if (clang_getCursorKind(target) == CXCursor_MemberRefExpr) {
+    char *name = cx_take(clang_getCursorSpelling(target));
+    if (strlen(name) == 1 && name[0] >= 'x' && name[0] <= 'z') *member = name[0] - 'x';
+    free(name);
+    child_list m = children(target);
+    if (m.n != 1) return false;
+    target = strip(m.c[0]);
+  }
+  return clang_getCursorKind(target) == CXCursor_DeclRefExpr &&
+         clang_equalCursors(clang_getCursorReferenced(target), s->var);
+}
+
 static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   shape_search *s = d;
   enum CXCursorKind kind = clang_getCursorKind(c);
-  if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator && kind != CXCursor_UnaryOperator)
+  bool call = kind == CXCursor_CallExpr;
+  if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator && kind != CXCursor_UnaryOperator &&
+      !call)
     return CXChildVisit_Recurse;
   unsigned at;
   clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &at);
   if (at >= s->before) return CXChildVisit_Continue;
-  child_list l = children(c);
-  if (l.n < 1) return CXChildVisit_Recurse;
-  CXCursor target = strip(l.c[0]);
-  int member = -1;
-  if (clang_getCursorKind(target) == CXCursor_MemberRefExpr) {
-    char *name = cx_take(clang_getCursorSpelling(target));
-    if (strlen(name) == 1 && name[0] >= 'x' && name[0] <= 'z') member = name[0] - 'x';
+  CXCursor target, value = clang_getNullCursor();
+  bool plain = false;
+  if (call) {                              /* a dim3's operator=, dim3 b; b = dim3(16, 16); */
+    char *name = cx_take(clang_getCursorSpelling(c));
+    bool assign = strcmp(name, "operator=") == 0 && clang_Cursor_getNumArguments(c) == 2;
     free(name);
-    child_list m = children(target);
-    target = m.n == 1 ? strip(m.c[0]) : target;
+    if (!assign) return CXChildVisit_Recurse;
+    target = clang_Cursor_getArgument(c, 0);
+    value = clang_Cursor_getArgument(c, 1);
+    plain = true;
+  } else {
+    child_list l = children(c);
+    if (l.n < 1) return CXChildVisit_Recurse;
+    target = l.c[0];
+    if (kind == CXCursor_UnaryOperator && clang_getCursorUnaryOperatorKind(c) != CXUnaryOperator_AddrOf &&
+        (clang_getCursorUnaryOperatorKind(c) < CXUnaryOperator_PostInc ||
+         clang_getCursorUnaryOperatorKind(c) > CXUnaryOperator_PreDec))
+      return CXChildVisit_Recurse;
+    plain = kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign &&
+            l.n == 2;
+    if (kind == CXCursor_BinaryOperator && !plain && clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Assign)
+      return CXChildVisit_Recurse;
+    if (plain) value = l.c[1];
   }
-  if (clang_getCursorKind(target) != CXCursor_DeclRefExpr ||
-      !clang_equalCursors(clang_getCursorReferenced(target), s->var))
-    return CXChildVisit_Recurse;
-  bool plain = kind == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
-  if (!plain || l.n != 2) s->ok = false;
-  else if (member >= 0) s->ok = s->ok && const_value(l.c[1], &s->value[member]);
-  else s->ok = s->ok && dim3_args(l.c[1], s->value);
+  int member;
+  if (!names_var(s, target, &member)) return CXChildVisit_Recurse;
+  if (!plain) s->ok = false;                /* ++, +=, &b: not followed */
+  else if (member >= 0) s->ok = s->ok && const_value(value, &s->value[member]);
+  else s->ok = s->ok && dim3_args(value, s->value);
   return CXChildVisit_Continue;
 }
 
@@ -151,6 +181,7 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
 }
 
 static bool error_in_extent(const parse_error *e, CXCursor c) {
+  if (e->benign) return false;
   unsigned from, to;
   CXSourceRange extent = clang_getCursorExtent(c);
   clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &from);
@@ -200,27 +231,40 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
   return CXChildVisit_Continue;
 }
 
+static void add_line(char ***lines, size_t *count, size_t *cap, const char *fmt, va_list ap) {
+  char buf[1024];
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  GROW(*lines, *count, *cap);
+  (*lines)[(*count)++] = wl_strdup(buf);
+}
+
 void wl_result_error(wl_file_result *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  add_line(&r->errors, &r->error_count, &r->error_cap, fmt, ap);
   va_end(ap);
-  GROW(r->errors, r->error_count, r->error_cap);
-  r->errors[r->error_count++] = wl_strdup(buf);
 }
 
 void wl_result_note(wl_file_result *r, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  char buf[1024];
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  add_line(&r->notes, &r->note_count, &r->note_cap, fmt, ap);
   va_end(ap);
-  GROW(r->notes, r->note_count, r->note_cap);
-  r->notes[r->note_count++] = wl_strdup(buf);
 }
 
 /* The parse's error diagnostics, with their place in the analysed file. */
+/* Errors clang gives where nvcc accepts the code and the syntax tree stays
+ * whole: they never make warplint skip a kernel (they are notes). */
+static const char *const nvcc_accepts[] = {
+  "initialization is not supported for __shared__ variables",   /* nvcc: a warning */
+};
+
+static bool accepted_by_nvcc(const char *message) {
+  for (size_t i = 0; i < sizeof nvcc_accepts / sizeof nvcc_accepts[0]; i++)
+    if (strstr(message, nvcc_accepts[i])) return true;
+  return false;
+}
+
 static void collect_errors(CXTranslationUnit tu, file_ctx *fc) {
   unsigned n = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < n; i++) {
@@ -234,6 +278,7 @@ static void collect_errors(CXTranslationUnit tu, file_ctx *fc) {
       char *where = cx_take(clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation |
                                                       CXDiagnostic_DisplayColumn));
       char *msg = cx_take(clang_getDiagnosticSpelling(d));
+      e->benign = accepted_by_nvcc(msg);
       e->text = e->in_file ? wl_format("%u: %s", e->line, msg) : where;
       if (e->in_file) free(where);
       free(msg);
@@ -255,11 +300,12 @@ static void report_errors(file_ctx *fc, const char *text) {
     outside++;
     if (shown == 3) continue;
     const parse_error *e = &fc->errors[i];
+    const char *what = e->benign ? "clang's error where nvcc accepts the code (analysis went on)"
+                                 : "parse error outside the analysed kernels";
     if (e->in_file)
-      wl_result_note(r, "%s:%u:%u: note: parse error outside the analysed kernels: %s", fc->path, e->line,
-                     e->column, strchr(e->text, ' ') + 1);
+      wl_result_note(r, "%s:%u:%u: note: %s: %s", fc->path, e->line, e->column, what, strchr(e->text, ' ') + 1);
     else
-      wl_result_note(r, "%s: note: parse error outside the analysed kernels: %s", fc->path, e->text);
+      wl_result_note(r, "%s: note: %s: %s", fc->path, what, e->text);
     shown++;
   }
   if (outside > shown)
@@ -311,7 +357,8 @@ static const char stand_in_text[] = "/* warplint: provided by cuda_shim.h */\n";
  * stand-in, included first under the same include guard, gives the same
  * types plain x, y, z fields, so that the analysis sees threadIdx.x as it
  * does with the stand-in headers; the runtime wrapper's conversions to
- * dim3 and uint3 still compile against it. */
+ * dim3 and uint3 still compile against it. It also gives device code the
+ * placement new that nvcc's headers give it (cub uses it). */
 #define WARPLINT_BUILTIN_VARS "/__warplint__/builtin_vars.h"
 static const char builtin_vars_text[] =
   "#ifndef __CUDA_BUILTIN_VARS_H\n"
@@ -330,6 +377,9 @@ static const char builtin_vars_text[] =
   "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_blockDim_t blockDim;\n"
   "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_gridDim_t gridDim;\n"
   "__attribute__((device)) const int warpSize = 32;\n"
+  "/* nvcc's headers give device code placement new; clang's do not */\n"
+  "__attribute__((device)) inline void *operator new(__SIZE_TYPE__, void *p) noexcept { return p; }\n"
+  "__attribute__((device)) inline void *operator new[](__SIZE_TYPE__, void *p) noexcept { return p; }\n"
   "#endif\n";
 
 /* Parses path as CUDA with the shim (or the real headers) and extra_args. */
@@ -346,6 +396,7 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   args[n++] = "--cuda-host-only";
   args[n++] = arch_arg;
   args[n++] = "-Wno-unknown-cuda-version";
+  args[n++] = "-Wno-register";           /* nvcc accepts `register` in C++17 */
   args[n++] = "-nocudalib";
   if (opt->cuda_path) {
     /* What clang's driver does for CUDA, spelt out so that warplint's

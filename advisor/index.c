@@ -77,13 +77,17 @@ static bool lanes_vary(const poly *p) {
  * the same address (a[blockIdx.x], p->n with a uniform p). */
 static void loaded_value(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   address a;
-  if (eval_ref(k, c, &a, depth + 1) && !a.off.unknown && !lanes_vary(&a.off)) {
+  memset(&a, 0, sizeof a);
+  bool found = eval_ref(k, c, &a, depth + 1), known = found && !a.off.unknown;
+  if (known && !lanes_vary(&a.off)) {
     char *text = cx_take(clang_getCursorSpelling(c));
     uniform_atom(k, c, *text ? text : "loaded value", out);
     free(text);
     return;
   }
   poly_unknown(out, true);
+  /* each lane loads from its own address: the values are taken to differ */
+  out->lane_varying = known || (found && a.off.lane_varying);
 }
 
 static void eval_decl_ref(kernel_ctx *k, CXCursor c, poly *out) {
@@ -109,6 +113,43 @@ static void eval_decl_ref(kernel_ctx *k, CXCursor c, poly *out) {
     break;
   }
   free(name);
+}
+
+/* A / B, A % B and the like by values warplint cannot know. On two
+ * warp-uniform operands the result is uniform too. With a run-time
+ * divisor (a parameter, blockDim) and a dividend whose lane-varying part
+ * spans less than a warp (idx = blockIdx.x * blockDim.x + threadIdx.x), the
+ * divisor is taken to be at least a warp's width, as real sizes are: then
+ * A / B is uniform across the warp, and A % B keeps A's lane-varying part
+ * (t = idx % T, c = idx % C in llm.c's kernels). */
+static bool runtime_divisor(kernel_ctx *k, CXCursor c, enum CXBinaryOperatorKind op, const poly *a, const poly *b,
+                            poly *out) {
+  if (a->unknown || b->unknown || lanes_vary(b)) return false;
+  bool division = op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem;
+  bool bits = op == CXBinaryOperator_Shr || op == CXBinaryOperator_And || op == CXBinaryOperator_Or ||
+              op == CXBinaryOperator_Xor;
+  if (!division && !bits) return false;
+  char *text = source_text(c);
+  char name[64];
+  snprintf(name, sizeof name, "(%s)", text);
+  free(text);
+  if (!lanes_vary(a)) {                              /* uniform op uniform */
+    uniform_atom(k, c, name, out);
+    k->atoms[out->terms[0].atoms[0]].quotient = true;
+    return true;
+  }
+  long long spread;
+  if (!division || poly_is_const(b, &spread) || !lane_spread(k, a, &spread) || spread >= 32) return false;
+  if (op == CXBinaryOperator_Div) {
+    uniform_atom(k, c, name, out);
+    k->atoms[out->terms[0].atoms[0]].quotient = true;
+    return true;
+  }
+  poly lane, rest, u;
+  poly_split(a, ATOM_BX, &lane, &rest);
+  uniform_atom(k, c, name, &u);
+  poly_add(out, &lane, &u, 1);
+  return true;
 }
 
 static void eval_binary(kernel_ctx *k, CXCursor c, poly *out, int depth) {
@@ -143,7 +184,10 @@ static void eval_binary(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   default:
     break;
   }
+  if (runtime_divisor(k, c, op, &a, &b, out)) return;
   poly_unknown(out, a.data_dependent || b.data_dependent);
+  out->lane_varying = a.lane_varying || b.lane_varying || (!a.unknown && lanes_vary(&a)) ||
+                      (!b.unknown && lanes_vary(&b));
 }
 
 void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
@@ -384,9 +428,8 @@ bool eval_ref(kernel_ctx *k, CXCursor c, address *out, int depth) {
  * of constant-trip loops, and what is computed from them), and any
  * arithmetic (even % and /) on them. */
 bool unroll_known(kernel_ctx *k, CXCursor c, int depth) {
-  long long v;
   if (depth > 24) return false;
-  if (const_value(c, &v)) return true;
+  if (compile_time(c)) return true;
   c = strip(c);
   switch (clang_getCursorKind(c)) {
   case CXCursor_DeclRefExpr: {

@@ -79,6 +79,28 @@ static bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *
   return lanes_in_range(out, -LANE_VALUE_LIMIT);
 }
 
+/* Max minus min of p's lane-varying part over the active lanes of the first
+ * warp with active lanes; false when that part is not concrete. */
+bool lane_spread(const kernel_ctx *k, const poly *p, long long *spread) {
+  int warp = 0;
+  while (warp < k->warps && !k->active[warp]) warp++;
+  if (warp == k->warps) return false;
+  poly lane, rest;
+  poly_split(p, ATOM_BX, &lane, &rest);
+  lane_vals v;
+  if (!poly_lanes(k, &lane, warp, &v) || v.shifted) return false;
+  long long lo = 0, hi = 0;
+  bool any = false;
+  for (int l = 0; l < 32; l++) {
+    if (!(k->active[warp] >> l & 1)) continue;
+    if (!any || v.v[l] < lo) lo = v.v[l];
+    if (!any || v.v[l] > hi) hi = v.v[l];
+    any = true;
+  }
+  *spread = hi - lo;
+  return any;
+}
+
 static void lane_builtin(const kernel_ctx *k, int atom, int warp, lane_vals *out) {
   poly p;
   poly_atom(&p, atom);
@@ -440,10 +462,10 @@ static bool vectorisable(kernel_ctx *k, CXCursor ref, const access_info *x, int 
   return false;
 }
 
-/* The lanes of an access whose offset is no polynomial, evaluated warp by
- * warp over the block's warps with active lanes. Kept only when every such
- * warp shows the same pattern up to a shift, so that the modelled warp
- * speaks for all of them; not for sub-word elements with a dropped uniform
+/* The lanes of an access whose offset is no polynomial, evaluated lane by
+ * lane for the modelled warp and a few others spread over the block. Kept
+ * only when they show the same pattern up to a shift, so that the modelled
+ * warp speaks for the block; not for sub-word elements with a dropped uniform
  * part (it could move lanes across word boundaries), nor accesses an
  * unrolled loop may widen (vectorisable). */
 static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, int warp, lane_model *m) {
@@ -453,8 +475,11 @@ static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, i
   if (vectorisable(k, ref, x, warp, &first)) return;
   unsigned act = k->active[warp];
   int lead = __builtin_ctz(act);
-  for (int w = warp + 1; w < k->warps; w++) {
-    if (k->active[w] != act) continue;          /* another guard pattern: compared where alike */
+  /* A few other warps, spread over the block (/ and % patterns repeat). */
+  int others[4] = {warp + 1, warp + 2, k->warps / 2, k->warps - 1};
+  for (int i = 0; i < 4; i++) {
+    int w = others[i];
+    if (w <= warp || w >= k->warps || (i > 0 && w <= others[i - 1]) || k->active[w] != act) continue;
     if (!lane_ref(k, ref, w, &other, 0)) return;
     for (int l = 0; l < 32; l++)
       if ((act >> l & 1) && other.v[l] - other.v[lead] != first.v[l] - first.v[lead]) return;
@@ -490,6 +515,10 @@ void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model 
   if (m->kind == LANE_UNKNOWN && !x->data_dependent) model_evaluated(k, ref, x, warp, m);
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
 }
+
+static _Thread_local size_t key_size;   /* the bytes of a key compare_keys compares */
+
+static int compare_keys(const void *a, const void *b) { return memcmp(a, b, key_size); }
 
 /* The active threads of the block that touch the same element as another:
  * the largest group whose threadIdx-dependent terms of the offset agree
@@ -527,11 +556,12 @@ long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
     }
   }
   *restricted = n < total;
-  long long best = n ? 1 : 0;
-  for (int i = 0; i < n; i++) {
-    long long same = 0;
-    for (int j = 0; j < n; j++) same += !memcmp(keys[i], keys[j], (size_t)count * sizeof keys[0][0]);
-    if (same > best) best = same;
+  key_size = (size_t)count * sizeof keys[0][0];
+  qsort(keys, (size_t)n, sizeof keys[0], compare_keys);
+  long long best = n ? 1 : 0, run = 1;
+  for (int i = 1; i < n; i++) {
+    run = memcmp(keys[i], keys[i - 1], key_size) == 0 ? run + 1 : 1;
+    if (run > best) best = run;
   }
   return best;
 }
@@ -623,12 +653,19 @@ bool lanes_consecutive(const lane_model *m, long long width) {
   return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == width;
 }
 
+/* A stride that a quotient (blockDim.x / 64) scales may be 0 or 1. */
+static bool quotient_stride(const kernel_ctx *k, const poly *stride) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].quotient && poly_uses_atom(stride, a)) return true;
+  return false;
+}
+
 /* G_3's condition: the lanes do not walk consecutive elements, and (where
  * the offsets are known) touch more 32-byte sectors than consecutive lanes
  * would. Symbolic strides (row * n) count as strided. */
-bool lanes_strided(const lane_model *m, long long width, int *got, int *ideal) {
+bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   *got = *ideal = 0;
-  if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown;
+  if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown && !quotient_stride(k, &m->stride);
   if (m->kind != LANE_CONCRETE || active_lanes(m->active) < 2) return false;
   if (m->stride_const && (m->stride_value == 0 || m->stride_value == width) && !lanes_irregular(m)) return false;
   *got = sectors(m, width);

@@ -3,11 +3,13 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "json_writer.h"
@@ -20,12 +22,14 @@ static const char usage_text[] =
   "       warplint arrays [options] FILES...   the array inventory of every kernel\n"
   "       warplint explain RULE [--gpu P]      a rule, its evidence and examples\n"
   "       warplint rules                       the catalog, checked or advice\n"
-  "       warplint --help | --version\n"
+  "       warplint COMMAND --help | warplint --help | --version\n"
   "options:\n"
   "  --format=text|json|sarif   output format (check; default text)\n"
   "  --gpu NAME|FILE            GPU profile (default: the one matching --arch)\n"
   "  --arch sm_XX               target architecture (default sm_90)\n"
   "  -p BUILD_DIR               read compile_commands.json there (its -I/-D flags)\n"
+  "  --changed-since REV        only the .cu files changed since git commit REV (FILES, if\n"
+  "                             given, narrow it down as git pathspecs)\n"
   "  -j N                       analyse N files in parallel\n"
   "  --fix                      apply fix-its in place; --backup keeps FILE.orig\n"
   "  --fail-on=warning|note     exit 1 when a finding at or above it is reported\n"
@@ -39,13 +43,16 @@ static const char usage_text[] =
   "exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or parse errors\n";
 
 typedef struct cli {
-  const char *command, *format, *gpu, *build_dir, *fail_on;
+  const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since;
   wl_options opt;
   int jobs;
-  bool fix, backup, ptxas, shim;
+  bool help, fix, backup, ptxas, shim;
   const char **files; int file_count;
   const char **extra; int extra_count;
+  char **changed; int changed_count;   /* --changed-since: the files git names */
 } cli;
+
+static const char *const commands[] = {"check", "arrays", "explain", "rules"};
 
 static int usage_error(const char *what) {
   fprintf(stderr, "warplint: %s\n%s", what, usage_text);
@@ -70,12 +77,17 @@ static int parse_cli(int argc, char **argv, cli *c) {
       for (i++; i < argc; i++) c->extra[c->extra_count++] = argv[i];
       break;
     }
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      c->help = true;
+      return 0;
+    }
     if ((v = option_value(argc, argv, &i, "--format"))) c->format = v;
     else if ((v = option_value(argc, argv, &i, "--gpu"))) c->gpu = v;
     else if ((v = option_value(argc, argv, &i, "--arch"))) c->opt.arch = v;
     else if ((v = option_value(argc, argv, &i, "--fail-on"))) c->fail_on = v;
     else if ((v = option_value(argc, argv, &i, "--cuda-path"))) c->opt.cuda_path = v;
     else if ((v = option_value(argc, argv, &i, "-p"))) c->build_dir = v;
+    else if ((v = option_value(argc, argv, &i, "--changed-since"))) c->changed_since = v;
     else if ((v = option_value(argc, argv, &i, "-j"))) c->jobs = atoi(v);
     else if (strncmp(argv[i], "-j", 2) == 0 && argv[i][2]) c->jobs = atoi(argv[i] + 2);
     else if (strcmp(argv[i], "--fix") == 0) c->fix = true;
@@ -161,8 +173,23 @@ static void add_arg(job *j, const char *arg) {
 }
 
 /* Only the flags that change what the source means: -I -D -U -isystem
- * -include, each with its value joined or in the next argument, and the
- * language standard. */
+ * -include, each with its value joined or in the next argument, the
+ * language standard, and relocatable device code. */
+/* nvcc's relocatable device code (-rdc=true, -dc), which dynamic
+ * parallelism needs: clang's -fgpu-rdc. */
+static bool relocatable_flag(char **argv, int argc, int *a) {
+  const char *arg = argv[*a];
+  if (strcmp(arg, "-rdc=true") == 0 || strcmp(arg, "--relocatable-device-code=true") == 0 ||
+      strcmp(arg, "-dc") == 0 || strcmp(arg, "--device-c") == 0)
+    return true;
+  if ((strcmp(arg, "-rdc") == 0 || strcmp(arg, "--relocatable-device-code") == 0) && *a + 1 < argc &&
+      strcmp(argv[*a + 1], "true") == 0) {
+    ++*a;
+    return true;
+  }
+  return false;
+}
+
 static void keep_flags(job *j, char **argv, int argc) {
   for (int a = 0; a < argc; a++) {
     const char *arg = argv[a];
@@ -170,6 +197,8 @@ static void keep_flags(job *j, char **argv, int argc) {
     if (standard) {
       add_arg(j, standard);
       free(standard);
+    } else if (relocatable_flag(argv, argc, &a)) {
+      add_arg(j, "-fgpu-rdc");
     } else if (keeps_value(arg) && a + 1 < argc) {
       add_arg(j, arg);
       add_arg(j, argv[++a]);
@@ -248,7 +277,7 @@ static int make_jobs(cli *c, job **out, int *count) {
   }
   job *jobs = NULL;
   int n = 0;
-  if (c->file_count == 0 && db) {
+  if (c->file_count == 0 && db && !c->changed_since) {
     CXCompileCommands all = clang_CompilationDatabase_getAllCompileCommands(db);
     unsigned total = clang_CompileCommands_getSize(all);
     jobs = calloc(total + 1, sizeof *jobs);
@@ -281,6 +310,119 @@ static int make_jobs(cli *c, job **out, int *count) {
   *out = jobs;
   *count = n;
   return 0;
+}
+
+/* ---- --changed-since REV: the .cu files git says changed ---- */
+
+/* Runs git (args[0] is "git") in the current folder, its stdout in *out
+ * (malloc'd, NUL-terminated) and its stderr dropped: warplint says what went
+ * wrong itself. Returns git's exit status; 127 when git cannot be run. */
+static int git_output(const char *const *args, char **out, size_t *len) {
+  int fd[2];
+  *out = NULL;
+  *len = 0;
+  if (pipe(fd) != 0) return 127;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return 127;
+  }
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    dup2(fd[1], STDOUT_FILENO);
+    if (null >= 0) dup2(null, STDERR_FILENO);
+    close(fd[0]);
+    close(fd[1]);
+    execvp("git", (char *const *)args);
+    _exit(127);
+  }
+  close(fd[1]);
+  size_t cap = 4096;
+  char *text = malloc(cap);
+  ssize_t got = 0;
+  while (text && (got = read(fd[0], text + *len, cap - *len - 1)) > 0) {
+    *len += (size_t)got;
+    if (cap - *len < 2) {
+      char *grown = realloc(text, cap *= 2);
+      if (!grown) free(text);
+      text = grown;
+    }
+  }
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!text) return 127;
+  text[*len] = 0;
+  *out = text;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 127;
+}
+
+/* The toplevel folder of the repository and the commit REV names, each
+ * checked; 2 with one line on stderr when this is no git repository or REV
+ * no commit of it. */
+static int git_repository_and_commit(const char *rev, char **top, char **commit) {
+  size_t len;
+  *commit = NULL;
+  const char *toplevel[] = {"git", "rev-parse", "--show-toplevel", NULL};
+  int rc = git_output(toplevel, top, &len);
+  if (rc != 0) {
+    char cwd[PATH_MAX];
+    if (rc == 127) fprintf(stderr, "warplint: error: --changed-since needs git, which cannot be run\n");
+    else fprintf(stderr, "warplint: error: --changed-since: %s is not in a git repository\n",
+                 getcwd(cwd, sizeof cwd) ? cwd : "the current folder");
+    free(*top);
+    return 2;
+  }
+  (*top)[strcspn(*top, "\n")] = 0;
+  char *spec = wl_format("%s^{commit}", rev);
+  const char *verify[] = {"git", "rev-parse", "--verify", "--quiet", spec, NULL};
+  rc = rev[0] == '-' ? 1 : git_output(verify, commit, &len);  /* a leading '-' would be an option */
+  free(spec);
+  if (rc != 0) {
+    fprintf(stderr, "warplint: error: --changed-since: '%s' is not a commit of the repository %s\n", rev, *top);
+    free(*top);
+    free(*commit);
+    return 2;
+  }
+  (*commit)[strcspn(*commit, "\n")] = 0;
+  return 0;
+}
+
+/* Replaces the FILES of the command line by the .cu files changed since
+ * --changed-since REV (git diff --name-only: the working tree against REV;
+ * deleted files left out), FILES narrowing the diff as git pathspecs. Each
+ * is named relative to the current folder when it lies under it. */
+static int changed_files(cli *c) {
+  char *top = NULL, *commit = NULL, *names = NULL, cwd[PATH_MAX];
+  if (git_repository_and_commit(c->changed_since, &top, &commit) != 0) return 2;
+  const char **args = calloc((size_t)c->file_count + 10, sizeof *args);
+  int n = 0;
+  const char *diff[] = {"git", "diff", "--name-only", "--no-relative", "-z", "--diff-filter=d", commit, "--"};
+  for (size_t i = 0; i < sizeof diff / sizeof diff[0]; i++) args[n++] = diff[i];
+  for (int i = 0; i < c->file_count; i++) args[n++] = c->files[i];
+  size_t len;
+  int rc = git_output(args, &names, &len);
+  free(args);
+  if (rc != 0) fprintf(stderr, "warplint: error: --changed-since: git diff %s failed in %s\n", c->changed_since, top);
+  size_t cwd_len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+  c->changed = calloc(len / 2 + 2, sizeof *c->changed);  /* a name and its NUL take 2 bytes at least */
+  for (size_t at = 0; rc == 0 && at < len; at += strlen(names + at) + 1) {
+    if (!ends_with(names + at, ".cu")) continue;
+    char *path = wl_format("%s/%s", top, names + at);
+    bool below = cwd_len && strncmp(path, cwd, cwd_len) == 0 && path[cwd_len] == '/';
+    c->changed[c->changed_count++] = below ? wl_strdup(path + cwd_len + 1) : wl_strdup(path);
+    free(path);
+  }
+  free(c->files);
+  c->files = calloc((size_t)c->changed_count + 1, sizeof *c->files);
+  for (int i = 0; i < c->changed_count; i++) c->files[i] = c->changed[i];
+  c->file_count = c->changed_count;
+  if (rc == 0 && c->file_count == 0) fprintf(stderr, "warplint: no .cu file changed since %s\n", c->changed_since);
+  free(top);
+  free(commit);
+  free(names);
+  return rc == 0 ? 0 : 2;
 }
 
 /* ---- running the analysis, in parallel with -j ---- */
@@ -346,10 +488,12 @@ static int run_check(cli *c, bool inventory) {
   char profile_name[256] = "";
   load_profile(c, &profile, profile_name, sizeof profile_name);
   if (c->gpu && !profile) return 2;
+  if (c->changed_since && changed_files(c) != 0) { json_free(profile); return 2; }
   job *jobs;
   int count;
   if (make_jobs(c, &jobs, &count) != 0) { json_free(profile); return 2; }
-  if (count == 0) { free(jobs); json_free(profile); return usage_error("no input files"); }
+  /* Nothing changed since REV is a clean run, with its (empty) report. */
+  if (count == 0 && !c->changed_since) { free(jobs); json_free(profile); return usage_error("no input files"); }
   char *toolkit, *cccl;
   if (choose_headers(c, &toolkit, &cccl) != 0) { free(jobs); json_free(profile); return 2; }
   wl_file_result *results = calloc((size_t)count, sizeof *results);
@@ -397,7 +541,7 @@ static void print_example(const char *label, const char *value) {
   if (!value) return;
   printf("\n%s:\n", label);
   if (ends_with(value, ".cu")) {
-    char *path = wl_format("%s/%s", WARPLINT_RULES_DIR, value);
+    char *path = wl_format("%s/rules/%s", wl_share_dir(), value);
     size_t len;
     char *text = read_text_file(path, &len);
     if (text) fputs(text, stdout);
@@ -416,27 +560,93 @@ static void resolve_key(const char *key, const char *arch, char *out, size_t siz
   snprintf(out, size, "%.*s%s%s", (int)(at - key), key, arch, at + 6);
 }
 
-static void metric_cell(const wl_options *opt, const char *key, char *out, size_t size) {
+/* A profile's value for key, with its unit and, for a transcribed profile,
+ * where in the paper it is ("320 cycles (Fig. 11(b))"); false when absent. */
+static bool evidence_cell(const wl_options *opt, const char *key, char *out, size_t size) {
   wl_metric m;
   wl_metric_lookup(opt, key, &m);
-  if (m.present) snprintf(out, size, "%.4g %s", m.value, m.unit);
-  else snprintf(out, size, "not measured");
+  if (!m.present) return false;
+  bool transcribed = strcmp(json_string_or(json_path(opt->profile, "gpu.source"), ""), "transcribed") == 0;
+  const char *source = json_string_or(json_get(json_get(json_get(opt->profile, "measurements"), key), "source"),
+                                      NULL);
+  const char *detail = source ? strstr(source, " (") : NULL;
+  if (transcribed && source)
+    snprintf(out, size, "%.4g %s (%.*s)", m.value, m.unit, detail ? (int)(detail - source) : 60, source);
+  else snprintf(out, size, "%.4g %s", m.value, m.unit);
+  return true;
 }
 
+/* "label: a, b, c" wrapped under the evidence table. */
+static void print_key_list(const char *label, const char **keys, int count) {
+  if (count == 0) return;
+  int column = printf("  %s:", label);
+  for (int i = 0; i < count; i++) {
+    if (column + (int)strlen(keys[i]) + 2 > 100) column = printf("\n   ") - 1;
+    column += printf(" %s%s", keys[i], i + 1 < count ? "," : "");
+  }
+  printf("\n");
+}
+
+typedef struct evidence_row {
+  const char *key;                 /* as the catalog names it, "<arch>" unresolved */
+  char ours_key[128], paper_key[128];
+  char ours[96], paper[160];
+  bool has_ours, has_paper;
+} evidence_row;
+
+/* The rule's profile keys: what the chosen profile and the paper's K20c
+ * profile hold, side by side (one column when they are the same profile),
+ * then which keys each lacks, said once instead of a row of blanks. */
 static void print_evidence(const json_value *rule, const wl_options *opt, const wl_options *paper) {
   const json_value *keys = json_get(rule, "profile_keys");
   if (!keys || keys->count == 0) return;
-  printf("\nevidence:\n  %-40s %-22s %s\n", "key", opt->profile_name ? opt->profile_name : "(no profile)",
-         paper->profile_name ? paper->profile_name : "(no K20c profile)");
-  for (size_t i = 0; i < keys->count; i++) {
-    const char *key = json_string_or(json_at(keys, i), "");
-    char ours[128], theirs[128], a[64], b[64];
-    resolve_key(key, opt->arch, ours, sizeof ours);
-    resolve_key(key, json_string_or(json_path(paper->profile, "gpu.arch"), "sm_35"), theirs, sizeof theirs);
-    metric_cell(opt, ours, a, sizeof a);
-    metric_cell(paper, theirs, b, sizeof b);
-    printf("  %-40s %-22s %s\n", key, a, b);
+  bool same = opt->profile_name && paper->profile_name && strcmp(opt->profile_name, paper->profile_name) == 0;
+  const wl_options *ours = same ? NULL : opt;
+  const char *paper_arch = json_string_or(json_path(paper->profile, "gpu.arch"), "sm_35");
+  size_t n = keys->count;
+  evidence_row *rows = calloc(n, sizeof *rows);
+  const char **unmeasured = calloc(n, sizeof *unmeasured), **not_in_paper = calloc(n, sizeof *not_in_paper);
+  int unmeasured_count = 0, not_in_paper_count = 0, shown = 0, width = 3;
+  for (size_t i = 0; i < n; i++) {
+    evidence_row *r = &rows[i];
+    r->key = json_string_or(json_at(keys, i), "");
+    resolve_key(r->key, opt->arch, r->ours_key, sizeof r->ours_key);
+    resolve_key(r->key, paper_arch, r->paper_key, sizeof r->paper_key);
+    r->has_ours = ours && evidence_cell(ours, r->ours_key, r->ours, sizeof r->ours);
+    r->has_paper = evidence_cell(paper, r->paper_key, r->paper, sizeof r->paper);
+    if (ours && !r->has_ours) unmeasured[unmeasured_count++] = r->ours_key;
+    if (!r->has_paper) not_in_paper[not_in_paper_count++] = r->paper_key;
+    if (r->has_ours || r->has_paper) {
+      shown++;
+      if ((int)strlen(r->key) > width) width = (int)strlen(r->key);
+    }
   }
+  printf("\nevidence:\n");
+  if (shown) {
+    printf("  %-*s", width, "key");
+    if (ours) printf("  %-22s", ours->profile_name ? ours->profile_name : "(no profile)");
+    printf("  K20c (the paper)\n");
+  }
+  for (size_t i = 0; i < n; i++) {
+    if (!rows[i].has_ours && !rows[i].has_paper) continue;
+    printf("  %-*s", width, rows[i].key);
+    if (ours) printf("  %-22s", rows[i].has_ours ? rows[i].ours : "-");
+    printf("  %s\n", rows[i].has_paper ? rows[i].paper : "-");
+  }
+  if (ours && !ours->profile) {
+    printf("  no profile for %s was loaded: no measured values\n", ours->arch);
+  } else if (ours) {
+    char label[160];
+    snprintf(label, sizeof label, "not measured in %s", ours->profile_name);
+    if (unmeasured_count == (int)n) printf("  %s has none of these values\n", ours->profile_name);
+    else print_key_list(label, unmeasured, unmeasured_count);
+  }
+  if (!paper->profile) printf("  the paper's K20c profile (k20c-paper.json) is not in %s\n", wl_data_dir());
+  else if (not_in_paper_count == (int)n) printf("  the paper gives none of these values\n");
+  else print_key_list("the paper gives no value for", not_in_paper, not_in_paper_count);
+  free(rows);
+  free(unmeasured);
+  free(not_in_paper);
 }
 
 static int run_explain(cli *c) {
@@ -449,8 +659,10 @@ static int run_explain(cli *c) {
   json_value *profile = NULL, *k20c = NULL;
   char name[256] = "", paper_name[256] = "", err[512];
   load_profile(c, &profile, name, sizeof name);
+  if (c->gpu && !profile) return 2;   /* as check does */
   wl_options paper = c->opt;
   k20c = wl_load_profile("k20c-paper", "sm_35", paper_name, sizeof paper_name, err, sizeof err);
+  if (!k20c) fprintf(stderr, "warplint: %s\n", err);
   paper.profile = k20c;
   paper.profile_name = k20c ? paper_name : NULL;
   paper.profile_short = "K20c";
@@ -471,24 +683,35 @@ static int run_explain(cli *c) {
   return 0;
 }
 
+static bool known_command(const char *name) {
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(name, commands[i]) == 0) return true;
+  return false;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return usage_error("no command");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) { fputs(usage_text, stdout); return 0; }
-  if (strcmp(argv[1], "--version") == 0) { printf("warplint %s\n", WARPLINT_VERSION); return 0; }
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("warplint %s\nprofiles: %s\nrule examples: %s/rules/examples\n", WARPLINT_VERSION, wl_data_dir(),
+           wl_share_dir());
+    return 0;
+  }
+  if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules)");
   cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .jobs = 1};
   c.opt.arch = "sm_90";
   c.opt.shim_path = WARPLINT_SHIM_VIRTUAL_PATH;
   c.opt.shim_text = (const char *)wl_shim_text;
   c.opt.shim_len = wl_shim_text_size;
   int rc = parse_cli(argc, argv, &c);
-  if (rc == 0) {
-    if (strcmp(c.command, "check") == 0) rc = run_check(&c, false);
-    else if (strcmp(c.command, "arrays") == 0) rc = run_check(&c, true);
-    else if (strcmp(c.command, "explain") == 0) rc = run_explain(&c);
-    else if (strcmp(c.command, "rules") == 0) rc = run_rules();
-    else rc = usage_error("unknown command (check, arrays, explain, rules)");
-  }
+  if (rc == 0 && c.help) fputs(usage_text, stdout);
+  else if (rc == 0 && strcmp(c.command, "check") == 0) rc = run_check(&c, false);
+  else if (rc == 0 && strcmp(c.command, "arrays") == 0) rc = run_check(&c, true);
+  else if (rc == 0 && strcmp(c.command, "explain") == 0) rc = run_explain(&c);
+  else if (rc == 0) rc = run_rules();
   free(c.files);
   free(c.extra);
+  for (int i = 0; i < c.changed_count; i++) free(c.changed[i]);
+  free(c.changed);
   return rc;
 }

@@ -1,12 +1,15 @@
 /* The rule catalog (rules/catalog.json, compiled in) and GPU profiles
- * (benchmarks/data/<gpu>.json, read at run time). Every number warplint
- * prints comes from a profile through wl_metric_lookup. */
+ * (benchmarks/data/<gpu>.json, read at run time from warplint's data folder).
+ * Every number warplint prints comes from a profile through wl_metric_lookup. */
 #include "warplint.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 extern const unsigned char wl_catalog_json[];
 extern const size_t wl_catalog_json_size;
@@ -29,7 +32,7 @@ const json_value *wl_rule(const char *id) {
   const json_value *rules = json_get(wl_catalog(), "rules");
   for (size_t i = 0; rules && i < rules->count; i++) {
     const json_value *rule = json_at(rules, i);
-    if (strcmp(json_string_or(json_get(rule, "id"), ""), id) == 0) return rule;
+    if (strcasecmp(json_string_or(json_get(rule, "id"), ""), id) == 0) return rule;
   }
   return NULL;
 }
@@ -38,9 +41,34 @@ bool wl_rule_is_checked(const char *id) {
   return strcmp(json_string_or(json_get(wl_rule(id), "check"), ""), "static") == 0;
 }
 
+/* <the executable's folder>/WARPLINT_DATA_RELATIVE (../share/warplint):
+ * the build copies the profiles and rule examples there and `cmake
+ * --install` puts them at the same place relative to bin/, so an installed
+ * warplint and a moved build folder both find their data, and no path of
+ * the source tree is compiled in. */
+const char *wl_share_dir(void) {
+  static char dir[PATH_MAX];
+  if (dir[0]) return dir;
+  char exe[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) {
+    snprintf(dir, sizeof dir, "(unknown: /proc/self/exe is unreadable; set WARPLINT_DATA_DIR)");
+    return dir;
+  }
+  exe[n] = 0;
+  *strrchr(exe, '/') = 0;  /* the link is an absolute path with no "..": the folder of the executable */
+  const char *relative = WARPLINT_DATA_RELATIVE;
+  for (char *up; strncmp(relative, "../", 3) == 0 && (up = strrchr(exe, '/')) && up != exe; relative += 3) *up = 0;
+  snprintf(dir, sizeof dir, "%.*s/%s", (int)(sizeof dir - strlen(relative) - 2), exe, relative);
+  return dir;
+}
+
 const char *wl_data_dir(void) {
+  static char dir[PATH_MAX + 16];
   const char *env = getenv("WARPLINT_DATA_DIR");
-  return env && *env ? env : WARPLINT_DEFAULT_DATA_DIR;
+  if (env && *env) return env;
+  if (!dir[0]) snprintf(dir, sizeof dir, "%s/profiles", wl_share_dir());
+  return dir;
 }
 
 static bool looks_like_path(const char *s) {

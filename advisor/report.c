@@ -80,8 +80,9 @@ void wl_print_text(const wl_file_result *results, size_t count) {
       for (int n = 0; n < f->note_count; n++)
         printf("%s:%u:%u: note: %s\n", r->path, f->note_line[n], f->note_column[n], f->notes[n]);
       for (int x = 0; x < f->fix_count; x++)
-        printf("%s:%u:%u: note: fix-it: replace %u bytes with '%s'\n", r->path, f->fixes[x].line,
-               f->fixes[x].column, f->fixes[x].length, f->fixes[x].replacement);
+        printf("%s:%u:%u: note: fix-it: replace %u %s with '%s'\n", r->path, f->fixes[x].line,
+               f->fixes[x].column, f->fixes[x].length, plural(f->fixes[x].length, "byte", "bytes"),
+               f->fixes[x].replacement);
       if (f->confirmed_set)
         printf("%s:%u:%u: note: ptxas %s it\n", r->path, f->line, f->column,
                f->confirmed ? "confirms" : "does not confirm");

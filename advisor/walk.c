@@ -409,7 +409,8 @@ static bool record_access(kernel_ctx *k, CXCursor c, int mode) {
   }
   location_of(clang_getCursorKind(at) == CXCursor_DeclRefExpr ? at : c, &x->line, &x->column);
   model_access(k, c, x, &x->lanes);
-  x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
+  if (arr->space == SP_GLOBAL && read && k->loop_depth > 0)   /* what S_5 asks about */
+    x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
   if (arr->space == SP_SHARED && arr->ndim >= 2 && arr->ndim <= MAX_DIMS && arr->ext[arr->ndim - 1] > 0) {
     k->pad_array = a.array;                /* the S_1 fix-it: the last dimension padded by one */
     address padded;
@@ -894,11 +895,13 @@ static void walk_call(kernel_ctx *k, CXCursor c) {
   if (n < 0) { walk_children(k, c, M_READ); return; }
   int params = clang_Cursor_isNull(ref) ? -1 : clang_Cursor_getNumArguments(ref);
   int first_param = params >= 0 && n == params + 1 ? 1 : 0;   /* a member operator: the object comes first */
-  /* a method called on an element (p[i].f()): written unless const */
+  /* a method called on an element (p[i].f(), a conversion such as
+   * (float)h[i] on a __half): written unless const */
   child_list l = children(c);
-  if (l.n > 0 && clang_getCursorKind(strip(l.c[0])) == CXCursor_MemberRefExpr && !op) {
+  if (l.n > 0 && clang_getCursorKind(strip(l.c[0])) == CXCursor_MemberRefExpr) {
     child_list m = children(strip(l.c[0]));
-    bool is_const = clang_getCursorKind(ref) == CXCursor_CXXMethod && clang_CXXMethod_isConst(ref);
+    enum CXCursorKind rk = clang_getCursorKind(ref);
+    bool is_const = (rk == CXCursor_CXXMethod || rk == CXCursor_ConversionFunction) && clang_CXXMethod_isConst(ref);
     if (m.n == 1) walk(k, m.c[0], is_const ? M_READ : M_READ | M_WRITE);
   }
   for (int i = 0; i < n; i++) {

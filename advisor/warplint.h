@@ -131,10 +131,13 @@ char *wl_find_cuda_toolkit(void);
 
 /* profile.c */
 const json_value *wl_catalog(void);                 /* embedded rules/catalog.json */
-const json_value *wl_rule(const char *id);          /* NULL if unknown */
+const json_value *wl_rule(const char *id);          /* any case (g_3 is G_3); NULL if unknown */
 bool wl_rule_is_checked(const char *id);
 json_value *wl_load_profile(const char *name_or_file, const char *arch, char *name_out,
                             size_t name_size, char *err, size_t err_size);
+/* warplint's data, found from the executable's location (<bin>/../share/warplint):
+ * profiles/ (WARPLINT_DATA_DIR overrides) and rules/examples/. */
+const char *wl_share_dir(void);
 const char *wl_data_dir(void);
 void wl_metric_lookup(const wl_options *opt, const char *key, wl_metric *m);
 /* "8-way 250 cycles" style text for one metric, or "not measured in P". */

@@ -6,15 +6,19 @@
 
 #include <cuda_runtime.h>
 
-enum bench_space { SPACE_SHARED, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_GLOBAL_CG, SPACE_TEXTURE };
+enum bench_space { SPACE_SHARED, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_GLOBAL_CG, SPACE_GLOBAL_NC,
+                   SPACE_TEXTURE };
 
 static const char *const bench_space_names[] = {"shared", "constant", "global", "global_cg",
-                                                "texture"};
+                                                "global_nc", "texture"};
 
 /* Default global load: LDG, cached in L1 on Hopper. */
 __device__ __forceinline__ int load_global(const int *a, int i) { return a[i]; }
 /* ld.global.cg: cached in L2 only. */
 __device__ __forceinline__ int load_global_cg(const int *a, int i) { return __ldcg(a + i); }
+/* ld.global.nc, the read-only path: what __ldg and a const __restrict__
+ * pointer compile to (LDG.E.CONSTANT in the SASS); T_4's fix-it. */
+__device__ __forceinline__ int load_global_nc(const int *a, int i) { return __ldg(a + i); }
 __device__ __forceinline__ int load_texture(cudaTextureObject_t t, int i) {
   return tex1Dfetch<int>(t, i);
 }

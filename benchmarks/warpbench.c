@@ -116,7 +116,7 @@ static int parse_args(int argc, char **argv, options *o) {
     } else if (strcmp(a, "--only") == 0 && i + 1 < argc) o->only = argv[++i];
     else if (strcmp(a, "--out") == 0 && i + 1 < argc) o->out_dir = argv[++i];
     else if (strcmp(a, "--name") == 0 && i + 1 < argc) snprintf(o->slug, sizeof o->slug, "%s", argv[++i]);
-    else if (strcmp(a, "--help") == 0) { usage(stdout); exit(0); }
+    else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); exit(0); }
     else { fprintf(stderr, "warpbench: unknown argument \"%s\"\n", a); usage(stderr); return 0; }
   }
   if (o->only) {

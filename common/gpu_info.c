@@ -6,8 +6,21 @@
 
 #include "gpu.h"
 
+static const char usage_text[] =
+  "usage: gpu-info [--probe]\n"
+  "  prints each GPU's name, architecture, SMs, clocks, memory, driver and runtime;\n"
+  "  --probe prints nothing and exits 0 when a GPU can be used, 77 when not\n";
+
 int main(int argc, char **argv) {
-  bool probe_only = argc > 1 && strcmp(argv[1], "--probe") == 0;
+  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+    fputs(usage_text, stdout);
+    return 0;
+  }
+  if (argc > 2 || (argc == 2 && strcmp(argv[1], "--probe") != 0)) {
+    fprintf(stderr, "gpu-info: unknown argument '%s'\n%s", argv[argc - 1], usage_text);
+    return 2;
+  }
+  bool probe_only = argc > 1;
   if (!gpu_available()) {
     if (!probe_only) printf("no usable GPU on this machine\n");
     return GPU_SKIP_EXIT;

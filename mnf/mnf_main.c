@@ -28,19 +28,22 @@ typedef struct cli {
   mnf_options opt;
   int denoise;          /* K, 0: not denoising */
   int impl_given;
+  int help;             /* --help or -h: the usage printed, nothing else done */
   image_io_options io;
 } cli;
 
-static int usage(void)
+/* The usage on out: stdout for --help (exit 0), stderr after a mistake (exit 2). */
+static int usage(FILE *out)
 {
-  fprintf(stderr,
+  fprintf(out,
           "usage: mnf INPUT -o OUTPUT [--components M] [--noise median3|mean3|diff|shift|diag]\n"
           "           [--impl serial|cpu|gpu-naive|gpu|cublas|cublas-gemm] [--report FILE.json] [--stats FILE]\n"
           "           [--raw] [--denoise K] [--ignore-nonfinite] [--assume-interleave bsq|bil|bip]\n"
           "           [--assume-byte-order 0|1] [--gdal]\n"
           "       mnf apply STATS INPUT -o OUTPUT [--components K] [--impl serial|cpu|gpu] [--raw] [...]\n"
-          "       mnf inverse STATS INPUT -o OUTPUT [--impl serial|cpu|gpu] [--raw] [...]\n");
-  return 2;
+          "       mnf inverse STATS INPUT -o OUTPUT [--impl serial|cpu|gpu] [--raw] [...]\n"
+          "       mnf [apply|inverse] --help\n");
+  return out == stdout ? 0 : 2;
 }
 
 static int parse_count(const char *option, const char *value, int *out)
@@ -87,10 +90,12 @@ static int parse_args(int argc, char **argv, cli *c)
   c->opt.noise = MNF_NOISE_MEAN3;
   c->opt.impl = MNF_IMPL_CPU;
   c->io.assume.interleave = c->io.assume.byte_order = -1;
+  for (int h = 1; h < argc; h++)
+    if (!strcmp(argv[h], "--help") || !strcmp(argv[h], "-h")) return c->help = 1, usage(stdout);
   int i = 1;
   if (argc > 1 && (!strcmp(argv[1], "apply") || !strcmp(argv[1], "inverse"))) {
     c->mode = !strcmp(argv[1], "apply") ? MODE_APPLY : MODE_INVERSE;
-    if (argc < 4) return usage();
+    if (argc < 4) return usage(stderr);
     c->stats_in = argv[2];
     i = 3;
   }
@@ -100,12 +105,12 @@ static int parse_args(int argc, char **argv, cli *c)
     else if (!strcmp(a, "--ignore-nonfinite")) c->opt.skip_nonfinite = 1;
     else if (!strcmp(a, "--gdal")) c->io.use_gdal = 1;
     else if (a[0] == '-' && a[1]) {
-      if (i + 1 >= argc) { fprintf(stderr, "mnf: %s needs a value\n", a); return usage(); }
+      if (i + 1 >= argc) { fprintf(stderr, "mnf: %s needs a value\n", a); return usage(stderr); }
       if (set_option(c, a, argv[++i])) return 2;
     } else if (!c->input) c->input = a;
-    else return usage();
+    else return usage(stderr);
   }
-  if (!c->input || !c->output) return usage();
+  if (!c->input || !c->output) return usage(stderr);
   if (c->mode != MODE_MNF && (c->report || c->stats_out || c->denoise)) {
     fprintf(stderr, "mnf: --report, --stats and --denoise belong to the MNF run, not to apply or inverse\n");
     return 2;
@@ -302,7 +307,7 @@ int main(int argc, char **argv)
 {
   cli c;
   int rc = parse_args(argc, argv, &c);
-  if (rc) return rc;
+  if (rc || c.help) return rc;
   if (check_outputs(&c)) return 1;
 
   char err[1024];

@@ -13,12 +13,12 @@
 
 #include "synth.h"
 
-static int usage(void)
+static int usage(FILE *out)
 {
-  fprintf(stderr, "usage: mnf-synth OUTPUT.hdr --size SAMPLESxLINESxBANDS [--type uint8|int16|uint16|int32|float32]\n"
-                  "                 [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K]\n"
-                  "                 [--noise SIGMA | --kappa K] [--map-info]\n");
-  return 2;
+  fprintf(out, "usage: mnf-synth OUTPUT.hdr --size SAMPLESxLINESxBANDS [--type uint8|int16|uint16|int32|float32]\n"
+               "                 [--interleave bsq|bil|bip] [--byte-order 0|1] [--seed N] [--endmembers K]\n"
+               "                 [--noise SIGMA | --kappa K] [--map-info]\n");
+  return out == stdout ? 0 : 2;
 }
 
 static int type_from_name(const char *name)
@@ -64,16 +64,17 @@ int main(int argc, char **argv)
   uint64_t seed = 1;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout);
     if (!strcmp(a, "--map-info")) {
       map_info = 1;
       continue;
     }
     if (a[0] != '-') {
-      if (output) return usage();
+      if (output) return usage(stderr);
       output = a;
       continue;
     }
-    if (!v) return usage();
+    if (!v) return usage(stderr);
     i++;
     if (!strcmp(a, "--size")) {
       if (sscanf(v, "%dx%dx%d", &samples, &lines, &bands) != 3 || samples < 1 || lines < 1 || bands < 1) {
@@ -95,9 +96,9 @@ int main(int argc, char **argv)
       kappa = atof(v);
       if (!(kappa > 0)) { fprintf(stderr, "mnf-synth: --kappa must be positive\n"); return 2; }
     }
-    else return usage();
+    else return usage(stderr);
   }
-  if (!output || !samples) return usage();
+  if (!output || !samples) return usage(stderr);
   synth_params p;
   synth_defaults(&p, samples, lines, bands, type, seed);
   p.endmembers = endmembers;

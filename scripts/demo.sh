@@ -1,45 +1,98 @@
 #!/usr/bin/env bash
-# The main job on bundled defaults, run by `make demo` after the build:
+# The main job on bundled defaults, run by `make demo`:
+#   0. the build, its compiler output (ptxas resource reports included) in a log;
 #   1. the device this machine has (or that it has none);
 #   2. warplint on the bundled example kernels, when warplint is built;
 #   3. the MNF tool on a small synthetic scene (GPU and serial with a GPU, CPU without);
 #   4. where a GPU is present, the matrix-multiply progression at 1024 and 2048.
-# Each step runs only if its program was built; a missing one is named.
+# Each step runs only if its program was built; a missing one is named. The
+# results stay in BUILD/demo/, and a summary ends the run: what ran, what it
+# found, where the results are.
+#   scripts/demo.sh [BUILD_DIR [JOBS]]
+# DEMO_BUILD, when set, is run by bash instead of `cmake --build BUILD -j JOBS`
+# (the test of this script gives a stand-in).
 set -uo pipefail
 build=${1:-build}
+jobs=${2:-2}
 bin=$build/bin
+out=$build/demo
 status=0
+ran=()      # one line per step for the summary: what ran and what it found
+mkdir -p "$out" || exit 1
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "build (compiler output in $out/build.log)"
+if [ -n "${DEMO_BUILD:-}" ]; then bash -c "$DEMO_BUILD"; else cmake --build "$build" -j "$jobs"; fi \
+  >"$out/build.log" 2>&1
+if [ $? -ne 0 ]; then
+  tail -n 20 "$out/build.log"
+  echo "demo: the build failed; its whole output is in $out/build.log" >&2
+  exit 1
+fi
+reports=$(grep -c '^ptxas info *: Used' "$out/build.log")
+if [ "$reports" -gt 0 ]; then
+  ran+=("build: $reports kernels compiled; their ptxas resource reports (registers, spills, shared memory) are in $out/build.log")
+else
+  ran+=("build: up to date, nothing recompiled (no new ptxas resource report in $out/build.log)")
+fi
+echo "${ran[-1]}"
+
 step "device"
+gpu=no
 if [ -x "$bin/gpu-info" ]; then
-  "$bin/gpu-info" || true
+  "$bin/gpu-info" | tee "$out/device.txt"
+  "$bin/gpu-info" --probe >/dev/null 2>&1 && gpu=yes
+  ran+=("device: $(head -n 1 "$out/device.txt")")
 else
   echo "(built without CUDA: no GPU programs)"
+  ran+=("device: not probed (built without CUDA)")
 fi
-gpu=no
-[ -x "$bin/gpu-info" ] && "$bin/gpu-info" --probe >/dev/null 2>&1 && gpu=yes
 
 step "warplint on the bundled example kernels"
 if [ -x "$bin/warplint" ]; then
   # The bad example of every rule, then the matrix-multiply progression
   # (its include paths come from the build's compile_commands.json).
-  "$bin/warplint" check -p "$build" rules/examples/*_bad.cu casestudies/matmul/[0-9]*.cu
+  "$bin/warplint" check -p "$build" rules/examples/*_bad.cu casestudies/matmul/[0-9]*.cu >"$out/warplint.txt" 2>&1
   rc=$?
   # 1 means findings, which is what the bad examples are for; 2 is an error.
   [ $rc -ge 2 ] && status=$rc
+  counted=$(grep '^warplint: [0-9]* files\? analysed' "$out/warplint.txt" | tail -n 1)
+  by_rule=$(grep -o '\[[A-Z]_[0-9]\]$' "$out/warplint.txt" | tr -d '[]' | sort | uniq -c |
+            awk '{ printf "%s%s %s", sep, $2, $1; sep = ", " }')
+  echo "${counted:-warplint printed no summary (exit $rc)}"
+  echo "findings by rule: ${by_rule:-none}"
+  echo "(each finding with its line, cost and fix: $out/warplint.txt)"
+  ran+=("warplint: ${counted#warplint: }; by rule: ${by_rule:-none}")
 else
   echo "(warplint is not built yet)"
+  ran+=("warplint: not built")
 fi
 
 step "MNF case study on a synthetic hyperspectral scene"
-if [ -x "$bin/mnf" ]; then mnf/demo.sh "$build" || status=1; else echo "(built without CUDA: mnf is not built)"; fi
+if [ -x "$bin/mnf" ]; then
+  mnf/demo.sh "$build" "$out/mnf" 2>&1 | tee "$out/mnf.txt"
+  [ "${PIPESTATUS[0]}" -ne 0 ] && status=1
+  wrote=$(grep -o 'wrote [0-9]* components ([^)]*) in [0-9.]* ms' "$out/mnf.txt" | paste -sd ';' | sed 's/;/; /g')
+  ran+=("mnf: ${wrote:-failed (see $out/mnf.txt)}")
+else
+  echo "(built without CUDA: mnf is not built)"
+  ran+=("mnf: not built (no CUDA)")
+fi
 
 step "matrix-multiply case study"
 if [ "$gpu" = yes ]; then
-  "$bin/matmul" --sizes 1024,2048 || status=1
+  "$bin/matmul" --sizes 1024,2048 --json "$out/matmul.jsonl" | tee "$out/matmul.md"
+  [ "${PIPESTATUS[0]}" -ne 0 ] && status=1
+  ran+=("matmul: $(grep -c '| ok |$' "$out/matmul.md") runs correct, $(grep -c '| FAIL |$' "$out/matmul.md") wrong" \
+        "(tables: $out/matmul.md, result lines: $out/matmul.jsonl)")
 else
   echo "(no usable GPU here: the matrix-multiply progression needs one; its H100 results are in casestudies/matmul/RESULTS.md)"
+  ran+=("matmul: skipped, no usable GPU (H100 results: casestudies/matmul/RESULTS.md)")
 fi
+
+step "summary"
+for line in "${ran[@]}"; do echo "- $line"; done
+echo "results: $out/ (build.log, warplint.txt, mnf/, and with a GPU matmul.md)"
+[ $status -eq 0 ] || echo "demo: a step failed (exit $status); see above"
 exit $status

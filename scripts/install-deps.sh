@@ -12,6 +12,7 @@
 #   netcdf-bin, clang,
 #   libclang-rt-dev         the MNF tool: GDAL I/O and the tools that make
 #                           its test files; clang with libFuzzer for the header fuzz test
+#   pre-commit              the test of warplint's pre-commit hook
 #
 # The CUDA toolkit is not a Debian package we can rely on (Debian's
 # nvidia-cuda-toolkit is old and in non-free): it is checked, not installed.
@@ -20,6 +21,7 @@ set -euo pipefail
 packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
 # mnf: GDAL (optional in CMake) + gdal_translate and ncgen for its tests; libFuzzer (clang).
 packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
+packages+=(pre-commit)
 packages+=(libjson-c-dev)  # common/: JSON reading and writing (json_reader.c, json_writer.c)
 
 missing=()

@@ -7,11 +7,21 @@
  * Reports the median of each and their ratio; the target is < 1.25.
  * Prints a table and one result line (common/results.h) per run.
  *
- * usage: warplint_bench [--copies N] [--repeats R] [--results FILE] FILES... */
+ * With --cuda-path DIR both passes parse with that CUDA toolkit's headers,
+ * as warplint does by default where a toolkit is installed; without it,
+ * with warplint's stand-in headers.
+ *
+ * --pass parse|analysis runs that pass alone, once: under valgrind
+ * --tool=callgrind its instruction count is a measure of the work that the
+ * load of a shared machine does not disturb (advisor/bench/README.md).
+ *
+ * usage: warplint_bench [--copies N] [--repeats R] [--results FILE] [--cuda-path DIR]
+ *                       [--pass parse|analysis] FILES... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <clang-c/Index.h>
 
@@ -52,26 +62,55 @@ static double time_analyze(CXIndex index, char **files, int count, int copies, c
 
 int main(int argc, char **argv) {
   int copies = 10, repeats = 5, count = 0;
-  const char *results_path = NULL;
+  const char *results_path = NULL, *cuda_path = NULL, *only = NULL;
   char **files = calloc((size_t)argc, sizeof *files);
+  const char *usage = "usage: warplint_bench [--copies N] [--repeats R] [--results FILE] [--cuda-path DIR]\n"
+                      "                      [--pass parse|analysis] FILES...\n"
+                      "  times libclang's parse alone against warplint's whole analysis of FILES\n";
   for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(usage, stdout);
+      free(files);
+      return 0;
+    }
     if (strcmp(argv[i], "--copies") == 0 && i + 1 < argc) copies = atoi(argv[++i]);
     else if (strcmp(argv[i], "--repeats") == 0 && i + 1 < argc) repeats = atoi(argv[++i]);
     else if (strcmp(argv[i], "--results") == 0 && i + 1 < argc) results_path = argv[++i];
-    else files[count++] = argv[i];
+    else if (strcmp(argv[i], "--cuda-path") == 0 && i + 1 < argc) cuda_path = argv[++i];
+    else if (strcmp(argv[i], "--pass") == 0 && i + 1 < argc) only = argv[++i];
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "warplint_bench: unknown or incomplete option '%s'\n%s", argv[i], usage);
+      free(files);
+      return 2;
+    } else files[count++] = argv[i];
   }
   if (count == 0 || copies < 1 || repeats < 1 || repeats > 100) {
-    fprintf(stderr, "usage: %s [--copies N] [--repeats R] [--results FILE] FILES...\n", argv[0]);
+    fputs(usage, stderr);
+    free(files);
     return 2;
   }
   wl_options opt = {.arch = "sm_90", .shim_path = WARPLINT_SHIM_VIRTUAL_PATH,
-                    .shim_text = (const char *)wl_shim_text, .shim_len = wl_shim_text_size};
+                    .shim_text = (const char *)wl_shim_text, .shim_len = wl_shim_text_size,
+                    .cuda_path = cuda_path};
+  char *cccl = cuda_path ? wl_format("%s/include/cccl", cuda_path) : NULL;
+  if (cccl && access(cccl, R_OK) == 0) opt.cccl_include = cccl;
   char name[256], err[512];
   json_value *profile = wl_load_profile(NULL, "sm_90", name, sizeof name, err, sizeof err);
   opt.profile = profile;
   opt.profile_name = profile ? name : NULL;
   CXIndex index = clang_createIndex(0, 0);
   size_t findings = 0;
+  if (only) {
+    bool parse_pass = strcmp(only, "parse") == 0;
+    double s = parse_pass ? time_parse(index, files, count, copies, &opt)
+                          : time_analyze(index, files, count, copies, &opt, &findings);
+    printf("%s pass: %d files x %d copies in %.3f s\n", only, count, copies, s);
+    clang_disposeIndex(index);
+    json_free(profile);
+    free(files);
+    free(cccl);
+    return 0;
+  }
   time_analyze(index, files, count, 1, &opt, &findings);  /* warm-up: page cache, libclang state */
   double parse[100], analyze[100], ratio[100];
   for (int r = 0; r < repeats; r++) {
@@ -90,8 +129,9 @@ int main(int argc, char **argv) {
   stats_summarize(analyze, repeats, &sa);
   stats_summarize(ratio, repeats, &sr);
   int parses = count * copies;
-  printf("corpus: %d files x %d copies = %d parses per pass, %d repeats, %zu findings per pass\n", count,
-         copies, parses, repeats, findings);
+  printf("corpus: %d files x %d copies = %d parses per pass, %d repeats, %zu findings per pass; headers: %s\n",
+         count, copies, parses, repeats, findings, cuda_path ? cuda_path : "stand-ins");
+  printf("warplint analysis: %.1f files per minute\n", 60.0 * parses / sa.median);
   printf("%-22s %10s %10s %10s\n", "pass", "median s", "min s", "max s");
   printf("%-22s %10.3f %10.3f %10.3f\n", "libclang parse only", sp.median, sp.min, sp.max);
   printf("%-22s %10.3f %10.3f %10.3f\n", "warplint analysis", sa.median, sa.min, sa.max);
@@ -105,6 +145,7 @@ int main(int argc, char **argv) {
     result_param_int(&line, "files", count);
     result_param_int(&line, "copies", copies);
     result_param_int(&line, "repeats", repeats);
+    result_param_str(&line, "headers", cuda_path ? "toolkit" : "stand-ins");
     result_measure(&line, "analysis_over_parse", "ratio", &sr);
     result_derived(&line, "parse_s_median", sp.median);
     result_derived(&line, "analysis_s_median", sa.median);
@@ -114,5 +155,6 @@ int main(int argc, char **argv) {
   clang_disposeIndex(index);
   json_free(profile);
   free(files);
+  free(cccl);
   return 0;
 }

@@ -50,7 +50,7 @@ for status in "$dest"/out/*.status; do
   if [ "$rc" = 124 ]; then outcome=hang
   elif [ "$rc" -ge 128 ] || [ -z "$summary" ]; then outcome=crash
   elif [ "$rc" = 2 ]; then outcome=skipped
-  elif grep -q 'note: parse error outside the analysed kernels\|note: kernel .* skipped' "$out"; then outcome=tolerated
+  elif grep -q "note: parse error outside the analysed kernels\|note: kernel .* skipped\|note: clang's error where nvcc" "$out"; then outcome=tolerated
   else outcome=clean
   fi
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$path" "${nvcc_rc:-?}" "$rc" "$secs" "$outcome" "${kernels:-0}" \

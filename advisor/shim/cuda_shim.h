@@ -337,8 +337,12 @@ cudaError_t cudaMallocArray(cudaArray_t *, const cudaChannelFormatDesc *, size_t
 cudaError_t cudaFreeArray(cudaArray_t);
 cudaError_t cudaMemcpy2DToArray(cudaArray_t, size_t, size_t, const void *, size_t, size_t, size_t, cudaMemcpyKind);
 
-/* What clang lowers <<<grid, block, shmem, stream>>> to. */
+/* What clang lowers <<<grid, block, shmem, stream>>> to: on the host, and
+ * in device code (dynamic parallelism, with -fgpu-rdc). */
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);
+extern "C" __device__ void *cudaGetParameterBuffer(size_t alignment, size_t size);
+extern "C" __device__ cudaError_t cudaLaunchDevice(void *func, void *parameter_buffer, dim3 grid, dim3 block,
+                                                   unsigned int shared_bytes, cudaStream_t stream);
 extern "C" cudaError_t cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);
 cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t);
 

@@ -49,12 +49,13 @@ static void pattern_layout(warp_chase *w, int pattern) {
 }
 
 void exp_access_pattern(bench_ctx *c) {
-  static const int spaces[] = {SPACE_SHARED, SPACE_GLOBAL, SPACE_GLOBAL_CG, SPACE_TEXTURE};
+  static const int spaces[] = {SPACE_SHARED, SPACE_GLOBAL, SPACE_GLOBAL_CG, SPACE_GLOBAL_NC,
+                               SPACE_TEXTURE};
   warp_chase w;
   warp_chase_open(&w, (size_t)WARP_MAX_THREADS * 2 * c->dev.sm_count);
   for (int pattern = 0; pattern < PATTERNS; pattern++) {
     pattern_layout(&w, pattern);
-    for (int i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++) {
       int space = spaces[i];
       char full[64], one_warp[80];
       snprintf(full, sizeof full, "pattern.%s.%s", bench_space_names[space],

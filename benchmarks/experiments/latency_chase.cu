@@ -25,6 +25,7 @@ __device__ __forceinline__ int chase_load(const int *g, const int *s, cudaTextur
   if (SPACE == SPACE_SHARED) return s[p];
   if (SPACE == SPACE_CONSTANT) return c_chase[p];
   if (SPACE == SPACE_GLOBAL_CG) return load_global_cg(g, p);
+  if (SPACE == SPACE_GLOBAL_NC) return load_global_nc(g, p);
   if (SPACE == SPACE_TEXTURE) return load_texture(t, p);
   return load_global(g, p);
 }
@@ -113,6 +114,7 @@ static double run_once(bench_ctx *c, chase_buffers *b, int space, int step) {
   case SPACE_CONSTANT: chase_kernel<SPACE_CONSTANT><<<n, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
   case SPACE_GLOBAL: chase_kernel<SPACE_GLOBAL><<<n, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
   case SPACE_GLOBAL_CG: chase_kernel<SPACE_GLOBAL_CG><<<n, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
+  case SPACE_GLOBAL_NC: chase_kernel<SPACE_GLOBAL_NC><<<n, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
   case SPACE_TEXTURE: chase_kernel<SPACE_TEXTURE><<<n, 1>>>(b->data, b->tex, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
   default: chase_local_kernel<<<n, 1>>>(b->data, b->cycles, b->out); break;  // NOLINT(warplint-S_4): one thread per SM times the chase on purpose
   }

@@ -23,6 +23,7 @@ __device__ __forceinline__ int warp_load(const int *g, const int *s, cudaTexture
   if (SPACE == SPACE_SHARED) return s[p];
   if (SPACE == SPACE_CONSTANT) return c_next[p];
   if (SPACE == SPACE_GLOBAL_CG) return load_global_cg(g, p);
+  if (SPACE == SPACE_GLOBAL_NC) return load_global_nc(g, p);
   if (SPACE == SPACE_TEXTURE) return load_texture(t, p);
   return load_global(g, p);
 }
@@ -109,6 +110,7 @@ static inline double warp_chase_launch(bench_ctx *c, warp_chase *w, int space, i
   case SPACE_CONSTANT: WARP_LAUNCH(SPACE_CONSTANT); break;
   case SPACE_GLOBAL: WARP_LAUNCH(SPACE_GLOBAL); break;
   case SPACE_GLOBAL_CG: WARP_LAUNCH(SPACE_GLOBAL_CG); break;
+  case SPACE_GLOBAL_NC: WARP_LAUNCH(SPACE_GLOBAL_NC); break;
   default: WARP_LAUNCH(SPACE_TEXTURE); break;
   }
 #undef WARP_LAUNCH

@@ -129,11 +129,17 @@ static void solve_result(const solver_case *c, double *w, double *orth)
 
 int main(int argc, char **argv)
 {
-  const char *out_dir = argc == 3 && !strcmp(argv[1], "--out") ? argv[2] : ".";
-  if (argc != 1 && argc != 3) {
-    fprintf(stderr, "usage: mnf-eig-bench [--out DIR]\n");
+#define SYNOPSIS "usage: mnf-eig-bench [--out DIR]\n"   /* alone on a mistake: one line */
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    fputs(SYNOPSIS "  the eigensolvers of the MNF on image 1's noise covariance; writes DIR/eig_results.jsonl\n"
+          "  (needs a GPU)\n", stdout);
+    return 0;
+  }
+  if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "--out"))) {
+    fputs(SYNOPSIS, stderr);
     return 2;
   }
+  const char *out_dir = argc == 3 ? argv[2] : ".";
   if (!gpu_available()) {
     fprintf(stderr, "mnf-eig-bench: no usable GPU\n");
     return 1;

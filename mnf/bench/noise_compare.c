@@ -29,14 +29,22 @@ int main(int argc, char **argv)
 {
   int k = 6, w = 0, h = 0, b = 0;
   const char *input = NULL;
+  const char *usage = "usage: mnf-noise-compare INPUT.hdr | --synthetic WxHxB [--components K]";
   for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      puts(usage);
+      return 0;
+    }
     if (!strcmp(argv[i], "--components") && i + 1 < argc) k = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--synthetic") && i + 1 < argc) {
       if (sscanf(argv[++i], "%dx%dx%d", &w, &h, &b) != 3) return 2;
+    } else if (argv[i][0] == '-' || input) {
+      fprintf(stderr, "mnf-noise-compare: unexpected '%s'; %s\n", argv[i], usage);
+      return 2;
     } else input = argv[i];
   }
   if ((!input && !w) || k < 1) {
-    fprintf(stderr, "usage: mnf-noise-compare INPUT.hdr | --synthetic WxHxB [--components K]\n");
+    fprintf(stderr, "%s\n", usage);
     return 2;
   }
   mnf_image img;

@@ -1,5 +1,5 @@
 /* Fang et al.'s measurements on a Tesla K20c (ms), transcribed from the
- * paper (shared/seeds/002_75e58ddbd725842a.txt, Section 8): Table 5 (noise
+ * paper (Benchmarking the GPU memory at the warp level, Section 8): Table 5 (noise
  * filtering V0-V3), Table 6 (covariance V0-V4), Table 7 (MNF transform
  * V0-V2), Table 8 (serial, CUDA-MNF, CUBLAS-MNF). One row per image:
  * NO.1 614x1087, NO.2 753x1924, NO.3 781x6955, 224 bands each. */

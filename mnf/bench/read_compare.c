@@ -40,10 +40,20 @@ static double median_read_ms(const char *path, int gdal, mnf_image *keep)
 
 int main(int argc, char **argv)
 {
+#define SYNOPSIS "usage: mnf-read-compare IMAGE.hdr..."   /* alone on a mistake: one line */
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    puts(SYNOPSIS "\n  times reading each image by the native ENVI reader and through GDAL");
+    return 0;
+  }
   if (argc < 2) {
-    fprintf(stderr, "usage: mnf-read-compare IMAGE.hdr...\n");
+    fputs(SYNOPSIS "\n", stderr);
     return 2;
   }
+  for (int i = 1; i < argc; i++)
+    if (argv[i][0] == '-') {
+      fprintf(stderr, "mnf-read-compare: unknown option '%s'; " SYNOPSIS "\n", argv[i]);
+      return 2;
+    }
   if (!image_io_has_gdal()) {
     fprintf(stderr, "mnf-read-compare: this build has no GDAL\n");
     return 1;

@@ -1,5 +1,6 @@
 /* warplint's interfaces: JSON and SARIF structure, --fix, suppressions,
- * -p with a compilation database, -j, bad input, the subcommands.
+ * -p with a compilation database, -j, bad input, the subcommands, their
+ * exit statuses, explain's evidence, --changed-since, singular messages.
  * usage: test_warplint_cli WARPLINT SCRATCH_DIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,28 @@ static void test_compile_database(void) {
   free(args);
   CHECK(doc && count_rule(doc, "G_3") == 1);
   json_free(doc);
+  /* Dynamic parallelism needs relocatable device code: nvcc's -rdc=true in
+   * the database is clang's -fgpu-rdc, without which the file is skipped. */
+  char *cdp = wl_test_format("%s/cdp.cu", dir);
+  const char *cdp_code = "__global__ void child(float *a) { a[threadIdx.x * 2] = 0.0f; }\n"
+                         "__global__ void parent(float *a) { child<<<1, 128>>>(a); }\n";
+  CHECK(wl_test_write_file(cdp, cdp_code, strlen(cdp_code)));
+  free(db);
+  db = wl_test_format("[{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+                      "\"/usr/local/cuda/bin/nvcc -rdc=true -c %s -o cdp.o\"}]\n", dir, cdp, cdp);
+  CHECK(wl_test_write_file(db_path, db, strlen(db)));
+  for (int with_db = 0; with_db < 2; with_db++) {   /* without it, the launching kernel is skipped */
+    args = with_db ? wl_test_format("check --format=json --gpu '%s' -p '%s' '%s'", profile, dir, cdp)
+                   : wl_test_format("check --format=json --gpu '%s' '%s'", profile, cdp);
+    doc = run_json(args, &status);
+    free(args);
+    const json_value *file = json_at(json_get(doc, "files"), 0);
+    CHECK(json_number_or(json_get(file, "kernels_analysed"), 0) == (with_db ? 2 : 1));
+    CHECK(json_number_or(json_get(file, "kernels_skipped"), 0) == (with_db ? 0 : 1));
+    CHECK(doc && count_rule(doc, "G_3") == 1);
+    json_free(doc);
+  }
+  free(cdp);
   free(dir); free(inc); free(header); free(src); free(db); free(db_path);
 }
 
@@ -427,7 +450,28 @@ static void test_advice_follows_profile(void) {
   CHECK(t4 >= 1);
   json_free(pays);
   json_free(not_pays);
-  free(a1); free(a2); free(kernel); free(slower);
+  free(a1); free(a2); free(slower);
+  /* The measured profiles: on the H100 the read-only path (ld.global.nc)
+   * costs what the plain path does, so T_4 is a note with no fix-it; the
+   * K20c's paper data do not give both figures, so the guideline stands. */
+  a1 = wl_test_format("check --format=json --gpu h100-sxm '%s'", kernel);
+  a2 = wl_test_format("check --format=json --gpu k20c-paper '%s'", kernel);
+  json_value *h100 = run_json(a1, &s1), *k20c = run_json(a2, &s2);
+  for (int p = 0; p < 2; p++) {
+    const json_value *fs = json_get(p == 0 ? h100 : k20c, "findings");
+    int seen = 0;
+    for (size_t i = 0; fs && i < fs->count; i++) {
+      const json_value *x = json_at(fs, i);
+      if (strcmp(json_string_or(json_get(x, "rule"), ""), "T_4") != 0) continue;
+      seen++;
+      CHECK_STR(json_string_or(json_get(x, "severity"), ""), p == 0 ? "note" : "warning");
+      if (p == 0) CHECK(json_get(x, "fixes")->count == 0);
+    }
+    CHECK(seen >= 1);
+  }
+  json_free(h100);
+  json_free(k20c);
+  free(a1); free(a2); free(kernel);
 }
 
 static void test_large_file(void) {
@@ -491,6 +535,207 @@ static void test_subcommands(void) {
   free(args);
 }
 
+/* The same mistake gives the same exit status (2) whatever the command. */
+static void test_same_error_same_status(void) {
+  static const char *const commands[] = {"check x.cu", "arrays x.cu", "explain G_3", "rules"};
+  static const char *const mistakes[] = {"--no-such-option", "--format=xml", "--fail-on=sometimes", "-j 0"};
+  for (int c = 0; c < 4; c++) {
+    for (int m = 0; m < 4; m++) {
+      char *args = wl_test_format("%s %s", commands[c], mistakes[m]);
+      int status;
+      free(run_text(args, &status));
+      if (status == 2) test_passed++;
+      else test_fail(__FILE__, __LINE__, "'warplint %s' exited %d, not 2", args, status);
+      free(args);
+    }
+  }
+  /* A --gpu that cannot be loaded stops every command that reads a profile. */
+  for (int c = 0; c < 3; c++) {
+    char *args = wl_test_format("%s --gpu no-such-profile", commands[c]);
+    int status;
+    char *out = run_text(args, &status);
+    if (status == 2 && strstr(out, "no-such-profile")) test_passed++;
+    else test_fail(__FILE__, __LINE__, "'warplint %s' exited %d (want 2, naming the profile)", args, status);
+    free(out);
+    free(args);
+  }
+}
+
+/* Rule ids in any case; explain's evidence: each profile's values, and the
+ * keys the paper gives no value for said once, not as rows of blanks. */
+static void test_explain(void) {
+  int status;
+  char *out = run_text("explain g_3", &status);
+  CHECK(status == 0 && strncmp(out, "G_3: ", 5) == 0);
+  free(out);
+  out = run_text("explain s_1 --gpu k20c-paper", &status);
+  CHECK(status == 0 && strncmp(out, "S_1: ", 5) == 0);
+  CHECK(strstr(out, "the paper gives none of these values") != NULL);
+  CHECK(strstr(out, "not measured") == NULL);
+  CHECK(strstr(out, "k20c-paper") == NULL);  /* one column, headed as the paper, and only over values */
+  free(out);
+  char *args = wl_test_format("explain T_4 --gpu '%s'", profile);
+  out = run_text(args, &status);
+  free(args);
+  CHECK(status == 0);
+  CHECK(strstr(out, "synthetic-sm90") && strstr(out, "K20c (the paper)"));
+  CHECK(strstr(out, "320 cycles (read from the text about Fig. 11(b))") != NULL);
+  CHECK(strstr(out, "115.6 cycles (Table 1)") != NULL);
+  CHECK(strstr(out, "the paper gives no value for: pattern.global.strided") != NULL);
+  free(out);
+  args = wl_test_format("explain L_1 --gpu '%s'", profile);
+  out = run_text(args, &status);
+  free(args);
+  CHECK(status == 0 && strstr(out, "local_array.max_registers.vecadd.<arch>") && strstr(out, "73 elements (Table 3)"));
+  CHECK(strstr(out, "__global__") != NULL);  /* the bad and good examples, from the data folder */
+  free(out);
+}
+
+/* Counts of one read in the singular. */
+static void test_singulars(void) {
+  char *path = scratch_file("singular.cu",
+      "__global__ void rows8(float *out) {\n"
+      "  __shared__ float tile[32][8];\n"
+      "  tile[threadIdx.x][0] = 1.0f;\n"
+      "  __syncthreads();\n"
+      "  out[threadIdx.x] = tile[threadIdx.x][0];\n"
+      "}\n"
+      "__global__ void one(float *a) { a[threadIdx.x] = 1.0f; }\n"
+      "void launch(float *a) { rows8<<<1, 32>>>(a); one<<<1, 1>>>(a); }\n");
+  char *args = wl_test_format("check --gpu '%s' '%s'", profile, path);
+  int status;
+  char *out = run_text(args, &status);
+  CHECK(strstr(out, "block of 1 thread is not a multiple") != NULL);
+  CHECK(strstr(out, "fix-it: replace 1 byte with '9'") != NULL);
+  CHECK(strstr(out, " 1 threads") == NULL && strstr(out, " 1 bytes") == NULL);
+  free(out);
+  free(args);
+  free(path);
+}
+
+/* SARIF for code scanning names files as given: relative from the
+ * repository root, as the CI recipe of advisor/README.md runs it. */
+static void test_sarif_relative_uri(void) {
+  char *cmd = wl_test_format("cd '%s' && '%s' check --shim --format=sarif tests/advisor/fixtures/g3_positive.cu "
+                             "2>/dev/null", test_source_dir(), warplint);
+  int status;
+  json_value *doc = wl_test_run_json(cmd, &status);
+  free(cmd);
+  const json_value *results = json_get(json_at(json_get(doc, "runs"), 0), "results");
+  CHECK(results && results->count > 0);
+  for (size_t i = 0; results && i < results->count; i++) {
+    const json_value *loc = json_at(json_get(json_at(results, i), "locations"), 0);
+    CHECK_STR(json_string_or(json_path(loc, "physicalLocation.artifactLocation.uri"), ""),
+              "tests/advisor/fixtures/g3_positive.cu");
+  }
+  json_free(doc);
+}
+
+static void git(const char *dir, const char *args) {
+  char *cmd = wl_test_format("cd '%s' && git -c user.name=warplint -c user.email=warplint@test %s 2>&1", dir, args);
+  int status;
+  char *out = wl_test_run(cmd, &status);
+  if (status != 0) test_fail(__FILE__, __LINE__, "git %s: %s", args, out ? out : "");
+  free(out);
+  free(cmd);
+}
+
+/* The names of the files a JSON report analysed, one string "a b ". */
+static char *analysed_files(const json_value *doc) {
+  const json_value *files = json_get(doc, "files");
+  char *names = calloc(1, 1);
+  for (size_t i = 0; files && i < files->count; i++) {
+    char *more = wl_test_format("%s%s ", names, json_string_or(json_get(json_at(files, i), "file"), "?"));
+    free(names);
+    names = more;
+  }
+  return names;
+}
+
+static json_value *run_in(const char *dir, const char *args, int *status) {
+  char *cmd = wl_test_format("cd '%s' && '%s' check --shim %s 2>/dev/null", dir, warplint, args);
+  json_value *doc = wl_test_run_json(cmd, status);
+  free(cmd);
+  return doc;
+}
+
+/* --changed-since REV: only the .cu files changed since REV (modified,
+ * added, not deleted ones), with the database's flags under -p, FILES as
+ * pathspecs; a clean run when none changed; exit 2 outside a repository or
+ * for a REV that is no commit. */
+static void test_changed_since(void) {
+  int status;
+  char *repo = wl_test_format("%s/repo", scratch), *cmd = wl_test_format("rm -rf '%s'", repo);
+  free(wl_test_run(cmd, &status));
+  free(cmd);
+  char *sub = wl_test_format("%s/sub", repo), *inc = wl_test_format("%s/include", repo);
+  mkdir(repo, 0755);
+  mkdir(sub, 0755);
+  mkdir(inc, 0755);
+  const char *strided = "__global__ void k(float *a, int n) { a[threadIdx.x * n] = 1.0f; }\n";
+  free(scratch_file("repo/old.cu", strided));
+  free(scratch_file("repo/gone.cu", strided));
+  free(scratch_file("repo/include/stride.h", "#define SPREAD(i) ((i) * STRIDE)\n"));
+  git(repo, "init -q");
+  git(repo, "add .");
+  git(repo, "commit -q -m base");
+  free(scratch_file("repo/old.cu", "__global__ void k(float *a) { a[threadIdx.x * 4] = 1.0f; }\n"));
+  free(scratch_file("repo/notes.txt", "not CUDA\n"));
+  char *added = scratch_file("repo/sub/new.cu", "#include \"stride.h\"\n"
+                             "__global__ void k(float *a) { a[SPREAD(threadIdx.x)] = 0.0f; }\n");
+  git(repo, "add sub/new.cu notes.txt");
+  git(repo, "rm -q gone.cu");
+  char *db = wl_test_format("[{\"directory\": \"%s\", \"file\": \"%s\", \"command\": "
+                            "\"nvcc -I%s -DSTRIDE=8 -c %s -o new.o\"}]\n", repo, added, inc, added);
+  char *db_path = wl_test_format("%s/compile_commands.json", repo);
+  CHECK(wl_test_write_file(db_path, db, strlen(db)));
+  char *args = wl_test_format("--format=json --gpu '%s' -p . --changed-since HEAD", profile);
+  json_value *doc = run_in(repo, args, &status);
+  free(args);
+  char *names = analysed_files(doc);
+  CHECK_STR(names, "old.cu sub/new.cu ");
+  CHECK(status == 1 && doc && count_rule(doc, "G_3") == 2);
+  json_free(doc);
+  free(names);
+  /* Without the database, sub/new.cu misses its include path. */
+  args = wl_test_format("--format=json --gpu '%s' --changed-since HEAD", profile);
+  doc = run_in(repo, args, &status);
+  free(args);
+  CHECK(status == 2 && doc && count_rule(doc, "G_3") == 1);
+  json_free(doc);
+  /* FILES narrow it down, as pathspecs, from a subfolder too. */
+  args = wl_test_format("--format=json --gpu '%s' -p .. --changed-since HEAD .", profile);
+  doc = run_in(sub, args, &status);
+  free(args);
+  names = analysed_files(doc);
+  CHECK_STR(names, "new.cu ");
+  json_free(doc);
+  free(names);
+  /* Nothing changed: a clean run with an empty report. */
+  git(repo, "add -A");
+  git(repo, "commit -q -m next");
+  args = wl_test_format("--format=json --gpu '%s' --changed-since HEAD", profile);
+  doc = run_in(repo, args, &status);
+  free(args);
+  CHECK(status == 0 && doc && json_get(doc, "files") && json_get(doc, "files")->count == 0);
+  json_free(doc);
+  /* Errors: REV no commit; not in a repository (git looks no higher than scratch). */
+  cmd = wl_test_format("cd '%s' && '%s' check --changed-since no-such-rev 2>&1", repo, warplint);
+  char *out = wl_test_run(cmd, &status);
+  CHECK(status == 2 && out && strstr(out, "'no-such-rev' is not a commit"));
+  free(out);
+  free(cmd);
+  char *outside = wl_test_format("%s/not-a-repo", scratch);
+  mkdir(outside, 0755);
+  cmd = wl_test_format("cd '%s' && GIT_CEILING_DIRECTORIES='%s' '%s' check --changed-since HEAD 2>&1", outside,
+                       scratch, warplint);
+  out = wl_test_run(cmd, &status);
+  CHECK(status == 2 && out && strstr(out, "is not in a git repository"));
+  free(out);
+  free(cmd);
+  free(outside); free(repo); free(sub); free(inc); free(added); free(db); free(db_path);
+}
+
 /* --ptxas: where nvcc exists, the data-dependent private array (L_2) is
  * confirmed by the local memory ptxas reports for its kernel. */
 static void test_ptxas(void) {
@@ -539,6 +784,11 @@ int main(int argc, char **argv) {
   test_advice_follows_profile();
   test_large_file();
   test_subcommands();
+  test_same_error_same_status();
+  test_explain();
+  test_singulars();
+  test_sarif_relative_uri();
+  test_changed_since();
   test_ptxas();
   free(profile);
   return test_summary();

@@ -1,0 +1,34 @@
+#!/bin/sh
+# The numbers of REALCODE.md from the committed judgements:
+#   judged.tsv  the random sample of findings (sample.sh), judged by reading
+#               the code: path, line, rule, verdict (right | wrong |
+#               unclear), reason
+#   known.tsv   anti-patterns found by reading the code, without warplint:
+#               path, line, rule, array, reason
+# Precision per rule counts right / (right + wrong) (unclear left out and
+# counted apart); recall counts the known anti-patterns warplint reports on
+# their line with their rule, in an evaluation's findings (evaluate.sh).
+#   advisor/realcode/score.sh [toolkit|shim]     (default toolkit)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+findings=$root/.realcode/eval-${1:-toolkit}/findings.tsv
+echo "Precision per rule (judged sample):"
+echo
+echo "| rule | judged | right | wrong | unclear | precision |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+awk -F'\t' '{ n[$3]++; v[$3, $4]++ }
+  END { for (r in n) printf "| %s | %d | %d | %d | %d | %.2f |\n", r, n[r], v[r, "right"], v[r, "wrong"],
+          v[r, "unclear"], (v[r, "right"] + v[r, "wrong"]) ? v[r, "right"] / (v[r, "right"] + v[r, "wrong"]) : 0 }' \
+  "$here/judged.tsv" | sort
+awk -F'\t' '{ n++; r += $4 == "right"; w += $4 == "wrong" }
+  END { printf "| all | %d | %d | %d | %d | %.3f |\n", n, r, w, n - r - w, r / (r + w) }' "$here/judged.tsv"
+echo
+[ -s "$findings" ] || { echo "score: no $findings (run evaluate.sh) for recall" >&2; exit 1; }
+echo "Recall on the known anti-patterns:"
+echo
+awk -F'\t' 'NR == FNR { hit[$1 "\t" $2 "\t" $4] = 1; next }
+  { total[$3]++; all++; if (($1 "\t" $2 "\t" $3) in hit) { found[$3]++; f++ } else missed = missed sprintf("  missed: %s:%s %s %s\n", $1, $2, $3, $4) }
+  END { print "| rule | known | found | recall |"; print "| --- | ---: | ---: | ---: |"
+        for (r in total) printf "| %s | %d | %d | %.2f |\n", r, total[r], found[r], found[r] / total[r]
+        printf "| all | %d | %d | %.3f |\n", all, f, f / all; printf "%s", missed }' "$findings" "$here/known.tsv"
