@@ -2,267 +2,120 @@
 #include "text_file.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Deeper nesting than this is refused rather than risking the C stack. */
+#include <json-c/json.h>
+
+/* Deeper nesting than this is refused rather than risking the C stack
+ * (json-c's tokener counts it; the conversion below recurses as deep). */
 #define JSON_MAX_NESTING 200
 
-typedef struct parser {
-  const char *text;
-  size_t len;
-  size_t pos;
-  int nesting;
-  char *err;
-  size_t err_size;
-  bool failed;
-} parser;
-
-static void fail(parser *p, const char *fmt, ...) {
-  if (p->failed) return;
-  p->failed = true;
-  int line = 1, col = 1;
-  for (size_t i = 0; i < p->pos && i < p->len; i++) {
-    if (p->text[i] == '\n') { line++; col = 1; } else col++;
-  }
-  int used = snprintf(p->err, p->err_size, "line %d, column %d: ", line, col);
-  if (used < 0 || (size_t)used >= p->err_size) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(p->err + used, p->err_size - (size_t)used, fmt, ap);
-  va_end(ap);
+static void *checked(void *p) {
+  if (!p) abort();  /* out of memory: as everywhere in this library */
+  return p;
 }
 
-static void skip_space(parser *p) {
-  while (p->pos < p->len && strchr(" \t\r\n", p->text[p->pos]) && p->text[p->pos]) p->pos++;
-}
-
-static json_value *new_value(json_type type) {
-  json_value *v = calloc(1, sizeof *v);
-  if (!v) abort();
+static json_value *new_value(json_kind type) {
+  json_value *v = checked(calloc(1, sizeof *v));
   v->type = type;
   return v;
 }
 
-static json_value *parse_value(parser *p);
-
-static bool consume_literal(parser *p, const char *word) {
-  size_t n = strlen(word);
-  if (p->len - p->pos >= n && memcmp(p->text + p->pos, word, n) == 0) {
-    p->pos += n;
-    return true;
-  }
-  return false;
+static char *copy_bytes(const char *s, size_t n) {
+  char *copy = checked(malloc(n + 1));
+  memcpy(copy, s, n);
+  copy[n] = '\0';
+  return copy;
 }
 
-static void append_utf8(char *out, size_t *n, unsigned cp) {
-  if (cp < 0x80) out[(*n)++] = (char)cp;
-  else if (cp < 0x800) {
-    out[(*n)++] = (char)(0xC0 | (cp >> 6));
-    out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out[(*n)++] = (char)(0xE0 | (cp >> 12));
-    out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-  } else {
-    out[(*n)++] = (char)(0xF0 | (cp >> 18));
-    out[(*n)++] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[(*n)++] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[(*n)++] = (char)(0x80 | (cp & 0x3F));
-  }
-}
-
-static bool read_hex4(parser *p, unsigned *out) {
-  if (p->len - p->pos < 4) return false;
-  unsigned v = 0;
-  for (int i = 0; i < 4; i++) {
-    char c = p->text[p->pos++];
-    v <<= 4;
-    if (c >= '0' && c <= '9') v |= (unsigned)(c - '0');
-    else if (c >= 'a' && c <= 'f') v |= (unsigned)(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') v |= (unsigned)(c - 'A' + 10);
-    else return false;
-  }
-  *out = v;
-  return true;
-}
-
-/* Called with pos on the opening quote; returns a malloc'd string. */
-static char *parse_string_raw(parser *p) {
-  p->pos++;
-  /* Escapes never make the text longer than the source (\uXXXX is 6 bytes
-   * for at most 4 of UTF-8), so the rest of the input bounds the size. */
-  char *out = malloc(p->len - p->pos + 1);
-  if (!out) abort();
-  size_t n = 0;
-  while (p->pos < p->len) {
-    unsigned char c = (unsigned char)p->text[p->pos++];
-    if (c == '"') {
-      out[n] = '\0';
-      return out;
-    }
-    if (c < 0x20) {
-      p->pos--;
-      fail(p, "control character in string");
-      break;
-    }
-    if (c != '\\') {
-      out[n++] = (char)c;
-      continue;
-    }
-    if (p->pos >= p->len) break;
-    char e = p->text[p->pos++];
-    switch (e) {
-    case '"': out[n++] = '"'; break;
-    case '\\': out[n++] = '\\'; break;
-    case '/': out[n++] = '/'; break;
-    case 'b': out[n++] = '\b'; break;
-    case 'f': out[n++] = '\f'; break;
-    case 'n': out[n++] = '\n'; break;
-    case 'r': out[n++] = '\r'; break;
-    case 't': out[n++] = '\t'; break;
-    case 'u': {
-      unsigned cp;
-      if (!read_hex4(p, &cp)) { fail(p, "bad \\u escape"); goto error; }
-      if (cp >= 0xD800 && cp < 0xDC00 && p->len - p->pos >= 6 &&
-          p->text[p->pos] == '\\' && p->text[p->pos + 1] == 'u') {
-        unsigned low;
-        p->pos += 2;
-        if (!read_hex4(p, &low) || low < 0xDC00 || low > 0xDFFF) {
-          fail(p, "bad surrogate pair");
-          goto error;
-        }
-        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-      }
-      append_utf8(out, &n, cp);
-      break;
-    }
-    default:
-      p->pos--;
-      fail(p, "unknown escape '\\%c'", e);
-      goto error;
-    }
-  }
-  fail(p, "unterminated string");
-error:
-  free(out);
-  return NULL;
-}
-
-static json_value *parse_number(parser *p) {
-  size_t start = p->pos;
-  if (p->text[p->pos] == '-') p->pos++;
-  while (p->pos < p->len && strchr("0123456789.eE+-", p->text[p->pos]) && p->text[p->pos]) p->pos++;
-  size_t n = p->pos - start;
-  char buf[64];
-  if (n == 0 || n >= sizeof buf) {
-    p->pos = start;
-    fail(p, "bad number");
-    return NULL;
-  }
-  memcpy(buf, p->text + start, n);
-  buf[n] = '\0';
-  char *end;
-  double x = strtod(buf, &end);
-  if (*end != '\0') {
-    p->pos = start;
-    fail(p, "bad number '%s'", buf);
-    return NULL;
-  }
-  json_value *v = new_value(JSON_NUMBER);
-  v->number = x;
-  return v;
-}
-
-static void push_member(json_value *v, char *key, json_value *item, size_t *cap) {
-  if (v->count == *cap) {
-    *cap = *cap ? 2 * *cap : 4;
-    v->items = realloc(v->items, *cap * sizeof *v->items);
-    if (v->type == JSON_OBJECT) v->keys = realloc(v->keys, *cap * sizeof *v->keys);
-    if (!v->items || (v->type == JSON_OBJECT && !v->keys)) abort();
-  }
-  if (v->type == JSON_OBJECT) v->keys[v->count] = key;
-  v->items[v->count++] = item;
-}
-
-static json_value *parse_container(parser *p, json_type type) {
-  char close = type == JSON_OBJECT ? '}' : ']';
-  if (++p->nesting > JSON_MAX_NESTING) {
-    fail(p, "nesting deeper than %d", JSON_MAX_NESTING);
-    return NULL;
-  }
-  p->pos++;
-  json_value *v = new_value(type);
-  size_t cap = 0;
-  skip_space(p);
-  if (p->pos < p->len && p->text[p->pos] == close) {
-    p->pos++;
-    p->nesting--;
+/* json-c's tree, as the plain tree callers walk (json-c's null is NULL). */
+static json_value *convert(json_object *o) {
+  switch (json_object_get_type(o)) {
+  case json_type_null:
+    return new_value(JSON_NULL);
+  case json_type_boolean: {
+    json_value *v = new_value(JSON_BOOL);
+    v->boolean = json_object_get_boolean(o);
     return v;
   }
-  for (;;) {
-    char *key = NULL;
-    skip_space(p);
-    if (type == JSON_OBJECT) {
-      if (p->pos >= p->len || p->text[p->pos] != '"') { fail(p, "expected a member name"); break; }
-      key = parse_string_raw(p);
-      if (!key) break;
-      skip_space(p);
-      if (p->pos >= p->len || p->text[p->pos] != ':') { free(key); fail(p, "expected ':'"); break; }
-      p->pos++;
-    }
-    json_value *item = parse_value(p);
-    if (!item) { free(key); break; }
-    push_member(v, key, item, &cap);
-    skip_space(p);
-    if (p->pos < p->len && p->text[p->pos] == ',') { p->pos++; continue; }
-    if (p->pos < p->len && p->text[p->pos] == close) {
-      p->pos++;
-      p->nesting--;
-      return v;
-    }
-    fail(p, "expected ',' or '%c'", close);
-    break;
+  case json_type_int:
+  case json_type_double: {
+    json_value *v = new_value(JSON_NUMBER);
+    v->number = json_object_get_double(o);
+    return v;
   }
-  json_free(v);
-  return NULL;
-}
-
-static json_value *parse_value(parser *p) {
-  skip_space(p);
-  if (p->pos >= p->len) { fail(p, "unexpected end of input"); return NULL; }
-  char c = p->text[p->pos];
-  if (c == '{') return parse_container(p, JSON_OBJECT);
-  if (c == '[') return parse_container(p, JSON_ARRAY);
-  if (c == '"') {
-    char *s = parse_string_raw(p);
-    if (!s) return NULL;
+  case json_type_string: {
     json_value *v = new_value(JSON_STRING);
-    v->string = s;
+    v->string = copy_bytes(json_object_get_string(o), (size_t)json_object_get_string_len(o));
     return v;
   }
-  if (c == '-' || (c >= '0' && c <= '9')) return parse_number(p);
-  if (consume_literal(p, "true")) { json_value *v = new_value(JSON_BOOL); v->boolean = true; return v; }
-  if (consume_literal(p, "false")) return new_value(JSON_BOOL);
-  if (consume_literal(p, "null")) return new_value(JSON_NULL);
-  fail(p, "unexpected character '%c'", c);
-  return NULL;
+  case json_type_array: {
+    json_value *v = new_value(JSON_ARRAY);
+    v->count = json_object_array_length(o);
+    v->items = checked(calloc(v->count + 1, sizeof *v->items));
+    for (size_t i = 0; i < v->count; i++) v->items[i] = convert(json_object_array_get_idx(o, i));
+    return v;
+  }
+  case json_type_object: {
+    json_value *v = new_value(JSON_OBJECT);
+    size_t n = (size_t)json_object_object_length(o);
+    v->keys = checked(calloc(n + 1, sizeof *v->keys));
+    v->items = checked(calloc(n + 1, sizeof *v->items));
+    json_object_object_foreach(o, key, member) {
+      v->keys[v->count] = copy_bytes(key, strlen(key));
+      v->items[v->count++] = convert(member);
+    }
+    return v;
+  }
+  }
+  abort();  /* json-c has no other type */
+}
+
+/* "line L, column C: what", both counted from 1 (columns in bytes). */
+static void report(char *err, size_t err_size, const char *text, size_t len, size_t pos,
+                   const char *what) {
+  int line = 1, column = 1;
+  for (size_t i = 0; i < pos && i < len; i++) {
+    if (text[i] == '\n') { line++; column = 1; } else column++;
+  }
+  snprintf(err, err_size, "line %d, column %d: %s", line, column, what);
 }
 
 json_value *json_parse(const char *text, size_t len, char *err, size_t err_size) {
-  parser p = {text, len, 0, 0, err, err_size, false};
   if (err_size) err[0] = '\0';
-  json_value *v = parse_value(&p);
-  if (v) {
-    skip_space(&p);
-    if (p.pos != p.len) {
-      fail(&p, "trailing characters after the document");
-      json_free(v);
-      v = NULL;
-    }
+  if (len > INT_MAX - 1) {  /* json-c takes an int length */
+    snprintf(err, err_size, "document of %zu bytes is too large", len);
+    return NULL;
   }
+  json_tokener *tok = checked(json_tokener_new_ex(JSON_MAX_NESTING));
+  json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+  json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
+  enum json_tokener_error error = json_tokener_get_error(tok);
+  size_t end = json_tokener_get_parse_end(tok);
+  if (error == json_tokener_continue) {
+    /* All input used and the value not done: a NUL tells json-c the input
+     * ended, which completes a top-level number and fails anything else. */
+    doc = json_tokener_parse_ex(tok, "", 1);
+    error = json_tokener_get_error(tok);
+    end = len;
+  }
+  json_tokener_free(tok);
+  if (error != json_tokener_success) {
+    report(err, err_size, text, len, end,
+           error == json_tokener_error_parse_eof ? "unexpected end of input" : json_tokener_error_desc(error));
+    return NULL;
+  }
+  while (end < len && strchr(" \t\r\n", text[end]) && text[end]) end++;
+  if (end < len) {  /* e.g. a NUL after the document, which ends json-c's input */
+    json_object_put(doc);
+    report(err, err_size, text, len, end, "trailing characters after the document");
+    return NULL;
+  }
+  json_value *v = convert(doc);
+  json_object_put(doc);
   return v;
 }
 

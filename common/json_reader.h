@@ -1,6 +1,7 @@
-/* A small JSON reader: parses a whole document into a tree. Used to load GPU
- * profiles and rule data, and by tests that check the JSON the tools write.
- * Errors come back as "line L, column C: what" in the caller's buffer. */
+/* The JSON reader: parses a whole document (with json-c) into a plain tree
+ * that callers walk directly. Used to load GPU profiles and rule data, and by
+ * tests that check the JSON the tools write. Errors come back as
+ * "line L, column C: what" in the caller's buffer. */
 #ifndef WARPMEM_JSON_READER_H
 #define WARPMEM_JSON_READER_H
 
@@ -11,13 +12,14 @@
 extern "C" {
 #endif
 
-typedef enum json_type {
+/* Not json_type: json-c declares that name, and json_reader.c includes both. */
+typedef enum json_kind {
   JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT
-} json_type;
+} json_kind;
 
 typedef struct json_value json_value;
 struct json_value {
-  json_type type;
+  json_kind type;
   bool boolean;
   double number;
   char *string;          /* JSON_STRING: UTF-8, NUL-terminated */

@@ -1,6 +1,8 @@
-/* A streaming JSON writer: objects, arrays, strings (escaped), numbers.
- * It tracks commas itself, so callers only say what comes next. Used for the
- * benchmark result lines, GPU profiles and warplint's JSON and SARIF output. */
+/* The JSON writer: callers say what comes next (begin an object, a key, a
+ * number, ...) and json-c builds the document, which is written to the file,
+ * escaped and laid out, when its outermost value ends. Numbers keep the
+ * project's format, "%.9g". Used for the benchmark result lines, GPU
+ * profiles, MNF reports and warplint's JSON and SARIF output. */
 #ifndef WARPMEM_JSON_WRITER_H
 #define WARPMEM_JSON_WRITER_H
 
@@ -13,12 +15,14 @@
 extern "C" {
 #endif
 
+struct json_object;  /* json-c's; its header stays out of the callers' */
+
 typedef struct jsonw {
   FILE *out;
-  int depth;
-  bool need_comma[JSONW_MAX_DEPTH];
-  bool after_key;   /* a key was written; the value follows without a comma */
-  bool pretty;      /* newline + indent per member (profiles, SARIF) */
+  bool pretty;      /* newline + two-space indent per member (profiles, SARIF) */
+  int depth;        /* containers begun and not yet ended */
+  struct json_object *open[JSONW_MAX_DEPTH];  /* those containers, outermost first */
+  char *key;        /* the key the next value goes under, or NULL */
 } jsonw;
 
 void jsonw_init(jsonw *w, FILE *out, bool pretty);

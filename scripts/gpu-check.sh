@@ -18,7 +18,7 @@
 #
 # On the lent GPU machine, which has no package registry: carry .devdeps
 # (made by scripts/fetch-device-deps.sh) and it is unpacked into a private
-# prefix when LAPACKE is missing; warplint is built only if libclang exists.
+# prefix when LAPACKE or json-c is missing; warplint is built only if libclang exists.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0
@@ -28,7 +28,7 @@ log_dir=${OUT:-$build}
 mkdir -p "$build" "$log_dir"
 flags=(-DCMAKE_BUILD_TYPE=Release)
 
-if [ ! -e /usr/include/lapacke.h ] && [ -d .devdeps ]; then
+if { [ ! -e /usr/include/lapacke.h ] || [ ! -e /usr/include/json-c/json.h ]; } && [ -d .devdeps ]; then
   prefix=/tmp/warpmem-deps
   mkdir -p $prefix
   for f in .devdeps/*.deb; do dpkg -x "$f" $prefix; done
@@ -40,7 +40,7 @@ if [ ! -e /usr/include/lapacke.h ] && [ -d .devdeps ]; then
           -DLAPACK_LIBRARY=$lib/openblas-pthread/liblapack.so.3
           -DOpenBLAS_LIBRARY=$lib/openblas-pthread/libopenblas.so.0)
   export LD_LIBRARY_PATH=$lib/openblas-pthread:$lib:${LD_LIBRARY_PATH:-}
-  echo "gpu-check: LAPACKE/OpenBLAS from .devdeps unpacked into $prefix"
+  echo "gpu-check: LAPACKE/OpenBLAS and json-c from .devdeps unpacked into $prefix"
 fi
 if ! ls /usr/lib/llvm-1[7-9]/include/clang-c/Index.h /usr/lib/llvm-2*/include/clang-c/Index.h >/dev/null 2>&1; then
   flags+=(-DWITH_ADVISOR=OFF)

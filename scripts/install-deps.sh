@@ -23,6 +23,7 @@ packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-
 packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
 packages+=(pre-commit)
 packages+=(chromium libpng-dev)  # test_warplint_browser: the HTML report in headless Chromium, libpng reads its screenshot
+packages+=(libjson-c-dev)  # common/: JSON reading and writing (json_reader.c, json_writer.c)
 
 missing=()
 for p in "${packages[@]}"; do

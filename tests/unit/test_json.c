@@ -1,7 +1,11 @@
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
-/* The JSON writer's escaping, the reader, and the result-line schema, checked
- * by writing with one and reading back with the other. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream, mkstemp */
+/* The JSON writer's escaping and layout, the reader, and the result-line
+ * schema, checked by writing with one and reading back with the other. The
+ * exact bytes are checked too: profiles, reports and result lines are
+ * compared and diffed as text, so the layout and the "%.9g" numbers must not
+ * change under them. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "json_reader.h"
 #include "json_writer.h"
@@ -49,6 +53,17 @@ static void write_nested(FILE *f, void *ctx) {
   jsonw_null(&w);
   jsonw_number(&w, 0.0 / 0.0);
   jsonw_array_end(&w);
+  jsonw_key(&w, "numbers");
+  jsonw_array_begin(&w);
+  jsonw_number(&w, 163.0);
+  jsonw_number(&w, 1e9);
+  jsonw_number(&w, 1.5e-7);
+  jsonw_number(&w, 0.1 + 0.2);
+  jsonw_int(&w, -9223372036854775807LL - 1);
+  jsonw_array_end(&w);
+  jsonw_key(&w, "no_object");
+  jsonw_object_begin(&w);
+  jsonw_object_end(&w);
   jsonw_key(&w, "inner");
   jsonw_object_begin(&w);
   jsonw_key(&w, "name");
@@ -59,6 +74,13 @@ static void write_nested(FILE *f, void *ctx) {
 
 static void writer_and_reader_agree(void) {
   char *out = capture(write_nested, NULL);
+  CHECK_STR(out, "{\n"
+                 "  \"empty\": [],\n"
+                 "  \"list\": [\n    1,\n    2.5,\n    true,\n    null,\n    null\n  ],\n"
+                 "  \"numbers\": [\n    163,\n    1e+09,\n    1.5e-07,\n    0.3,\n    -9223372036854775808\n  ],\n"
+                 "  \"no_object\": {},\n"
+                 "  \"inner\": {\n    \"name\": \"x\"\n  }\n"
+                 "}");
   char err[128];
   json_value *v = json_parse(out, strlen(out), err, sizeof err);
   CHECK(v != NULL);
@@ -71,6 +93,8 @@ static void writer_and_reader_agree(void) {
   CHECK(json_at(list, 4)->type == JSON_NULL); /* NaN is written as null */
   CHECK_STR(json_string_or(json_path(v, "inner.name"), NULL), "x");
   CHECK(json_path(v, "inner.missing") == NULL);
+  CHECK(json_get(v, "no_object")->type == JSON_OBJECT && json_get(v, "no_object")->count == 0);
+  CHECK_NEAR(json_number_or(json_at(json_get(v, "numbers"), 2), 0), 1.5e-7, 0);
   json_free(v);
   free(out);
 }
@@ -87,6 +111,12 @@ static void reader_reports_position(void) {
     CHECK(w == NULL);
     json_free(w);
   }
+  const char *truncated = "{\n  \"a\": tru";
+  CHECK(json_parse(truncated, strlen(truncated), err, sizeof err) == NULL);
+  CHECK_STR(err, "line 2, column 11: unexpected end of input");
+  const char *nul_after = "[1]\0x"; /* json-c stops at a NUL; the reader must not */
+  CHECK(json_parse(nul_after, 5, err, sizeof err) == NULL);
+  CHECK_STR(err, "line 1, column 4: trailing characters after the document");
   char deep[1000];
   memset(deep, '[', sizeof deep);
   CHECK(json_parse(deep, sizeof deep, err, sizeof err) == NULL);
@@ -99,6 +129,29 @@ static void unicode_escapes(void) {
   json_value *v = json_parse(text, strlen(text), err, sizeof err);
   CHECK(v != NULL);
   if (v) CHECK_STR(v->string, "\xc3\xa9\xf0\x9f\x98\x80");
+  json_free(v);
+}
+
+/* Raw UTF-8 in strings (json-c 0.18's strict mode refused every byte above
+ * 0x7f there: its issue #875, fixed in 0.19), and documents that are not
+ * objects, including json-c's null, which is a NULL pointer. */
+static void utf8_and_scalars(void) {
+  char err[128];
+  const char *text = "[\"caf\xc3\xa9 \xe2\x80\x94\", 7, null]";
+  json_value *v = json_parse(text, strlen(text), err, sizeof err);
+  CHECK(v != NULL);
+  if (!v) fprintf(stderr, "%s\n", err);
+  CHECK_STR(json_string_or(json_at(v, 0), NULL), "caf\xc3\xa9 \xe2\x80\x94");
+  json_free(v);
+  const char *scalars[] = {"7", " -0.5e1 ", "null", "true", "\"s\""};
+  const json_kind kinds[] = {JSON_NUMBER, JSON_NUMBER, JSON_NULL, JSON_BOOL, JSON_STRING};
+  for (size_t i = 0; i < sizeof scalars / sizeof *scalars; i++) {
+    v = json_parse(scalars[i], strlen(scalars[i]), err, sizeof err);
+    CHECK(v && v->type == kinds[i]);
+    json_free(v);
+  }
+  v = json_parse(" -0.5e1 ", 8, err, sizeof err);
+  CHECK_NEAR(json_number_or(v, 0), -5, 0);
   json_free(v);
 }
 
@@ -118,7 +171,9 @@ static void write_result_line(FILE *f, void *ctx) {
 
 static void result_line_schema(void) {
   char *out = capture(write_result_line, NULL);
-  CHECK(strchr(out, '\n') == out + strlen(out) - 1); /* exactly one line */
+  CHECK_STR(out, "{\"schema\":\"" RESULT_SCHEMA "\",\"suite\":\"unit\",\"name\":\"a \\\"quoted\\\" name\","
+                 "\"device\":\"Test GPU\",\"params\":{\"n\":1024,\"type\":\"float4\"},\"metric\":\"time_ms\","
+                 "\"unit\":\"ms\",\"median\":2,\"min\":1,\"max\":4,\"repeats\":3,\"gbs\":123.5}\n");
   char err[128];
   json_value *v = json_parse(out, strlen(out), err, sizeof err);
   CHECK(v != NULL);
@@ -144,12 +199,31 @@ static void missing_file_names_it(void) {
   CHECK(strstr(err, "/nonexistent/profile.json") != NULL);
 }
 
+/* A bad file: one line naming the file and the position. */
+static void bad_file_names_it_and_the_position(void) {
+  char path[] = "/tmp/test_json_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  const char *bad = "{\n  \"a\": [1, 2,, 3]\n}\n";
+  CHECK(write(fd, bad, strlen(bad)) == (ssize_t)strlen(bad));
+  close(fd);
+  char err[256], expected[256];
+  CHECK(json_parse_file(path, err, sizeof err) == NULL);
+  snprintf(expected, sizeof expected, "%s: line 2, column 14: ", path);
+  CHECK(strncmp(err, expected, strlen(expected)) == 0 && strchr(err, '\n') == NULL);
+  if (strncmp(err, expected, strlen(expected)) != 0) fprintf(stderr, "got: %s\n", err);
+  remove(path);
+}
+
 int main(void) {
   escaping();
   writer_and_reader_agree();
   reader_reports_position();
   unicode_escapes();
+  utf8_and_scalars();
   result_line_schema();
   missing_file_names_it();
+  bad_file_names_it_and_the_position();
   return test_summary();
 }
