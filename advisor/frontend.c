@@ -127,10 +127,13 @@ static char *read_source(const char *path, size_t *len, wl_file_result *r) {
 
 #define WARPLINT_VIRTUAL_INCLUDE "/__warplint__/include"
 static const char *const stand_in_headers[] = {
-  "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "vector_types.h",
-  "vector_functions.h", "driver_types.h", "builtin_types.h", "device_functions.h", "math_functions.h",
-  "cuda_texture_types.h", "texture_fetch_functions.h", "surface_types.h", "texture_types.h",
-  "channel_descriptor.h", "device_types.h", "host_defines.h", "crt/host_defines.h",
+  "cuda_runtime.h", "device_launch_parameters.h", "builtin_types.h", "cuda_texture_types.h",
+  "cuda_surface_types.h", "surface_types.h", "texture_types.h", "surface_functions.h", "channel_descriptor.h",
+  "device_types.h", "host_defines.h", "crt/host_defines.h", "host_config.h", "crt/host_config.h",
+  "common_functions.h", "crt/common_functions.h", "crt/math_functions.h", "crt/device_functions.h",
+  "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "sm_35_atomic_functions.h",
+  "sm_60_atomic_functions.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
+  "sm_35_intrinsics.h", "sm_61_intrinsics.h", "cuda_device_runtime_api.h",
 };
 static const char stand_in_text[] = "/* warplint: provided by cuda_shim.h */\n";
 
@@ -165,7 +168,7 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
    * stand-ins (cublas_v2.h...). All sit in the virtual folder searched before
    * the user's -I and -isystem: a real toolkit header is never entered, so
    * its quoted includes never reach the real cuda_fp16.hpp and the like. */
-  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 64 };
+  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 256 };
   struct CXUnsavedFile files[max_files];
   char names[max_files][96];
   unsigned nfiles = 0;
