@@ -6,6 +6,7 @@
 #define WARPLINT_CUBLAS_API_H
 #include "library_types.h"
 #include "cuda_fp16.h"
+#include "cuComplex.h"
 
 typedef enum {
   CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3,
@@ -29,8 +30,6 @@ typedef enum {
 } cublasComputeType_t;
 typedef enum { CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99 } cublasGemmAlgo_t;
 typedef struct cublasContext *cublasHandle_t;
-typedef struct { float x, y; } cuComplex;
-typedef struct { double x, y; } cuDoubleComplex;
 
 #ifdef __cplusplus
 extern "C" {
