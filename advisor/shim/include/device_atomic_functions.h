@@ -31,4 +31,40 @@ __device__ float4 atomicAdd(float4 *address, float4 val);
   __device__ T atomicCAS_system(T *address, T compare, T val);
 WL_ATOMIC_CAS(int) WL_ATOMIC_CAS(unsigned int) WL_ATOMIC_CAS(unsigned long long) WL_ATOMIC_CAS(unsigned short)
 #undef WL_ATOMIC_CAS
+
+/* The scoped atomics with a memory order (CUDA 12.8 on): __nv_atomic_*,
+ * the _n forms taking values. Loads take const pointers. The order and
+ * scope values here are stand-ins: code only passes them along. */
+#define __NV_ATOMIC_RELAXED 0
+#define __NV_ATOMIC_CONSUME 1
+#define __NV_ATOMIC_ACQUIRE 2
+#define __NV_ATOMIC_RELEASE 3
+#define __NV_ATOMIC_ACQ_REL 4
+#define __NV_ATOMIC_SEQ_CST 5
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+#define WL_NV_ATOMIC_FETCH(op) \
+  template <class T> __device__ T __nv_atomic_fetch_##op(T *ptr, T val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+WL_NV_ATOMIC_FETCH(add) WL_NV_ATOMIC_FETCH(sub) WL_NV_ATOMIC_FETCH(min) WL_NV_ATOMIC_FETCH(max)
+WL_NV_ATOMIC_FETCH(and) WL_NV_ATOMIC_FETCH(or) WL_NV_ATOMIC_FETCH(xor)
+#undef WL_NV_ATOMIC_FETCH
+template <class T> __device__ T __nv_atomic_load_n(const T *ptr, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_load(const T *ptr, T *ret, int order,
+                                                    int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_store_n(T *ptr, T val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_store(T *ptr, T *val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ T __nv_atomic_exchange_n(T *ptr, T val, int order,
+                                                       int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ void __nv_atomic_exchange(T *ptr, T *val, T *ret, int order,
+                                                        int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ bool __nv_atomic_compare_exchange_n(T *ptr, T *expected, T desired, bool weak,
+                                                                  int success_order, int failure_order,
+                                                                  int scope = __NV_THREAD_SCOPE_SYSTEM);
+template <class T> __device__ bool __nv_atomic_compare_exchange(T *ptr, T *expected, T *desired, bool weak,
+                                                                int success_order, int failure_order,
+                                                                int scope = __NV_THREAD_SCOPE_SYSTEM);
+__device__ void __nv_atomic_thread_fence(int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
 #endif
