@@ -40,26 +40,25 @@
 #define __VECTOR_TYPES_H__
 #define __VECTOR_FUNCTIONS_H__
 
-/* The C and C++ library headers that the real cuda_runtime.h includes (as
- * nvcc -E shows): host code may use malloc, memcpy, printf, assert, ceil,
- * std::swap... without including them. Device code calls the same
- * printf, malloc, free, memcpy, memset and assert. */
-#include <assert.h>
+/* The C and C++ library headers that the real cuda_runtime.h includes in
+ * both of nvcc's passes (host and device, as nvcc -E shows): host code may
+ * use malloc, atoi, memcpy, ceil, INT_MAX, time, std::swap... without
+ * including them. <stdio.h> and <assert.h> are not among them: nvcc rejects
+ * printf and assert in a file that does not include them. */
 #include <ctype.h>
 #include <limits.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <stdlib.h>
 #include <math.h>
-#include <new>
 #include <cmath>
 #include <cstdlib>
 #include <utility>
 /* The C library calls that also exist on the device (the real
  * common_functions.h declares them __host__ __device__); clang lets these
  * __device__ forms sit beside the C library's host declarations. assert()
- * expands to glibc's __assert_fail. */
+ * (with <assert.h>) expands to glibc's __assert_fail. */
 extern "C" {
 __device__ int printf(const char *format, ...);
 __device__ void *malloc(size_t size);
