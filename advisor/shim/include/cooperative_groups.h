@@ -6,6 +6,7 @@
  * collectives. Declarations only; values go in by value, as reads. */
 #ifndef WARPLINT_COOPERATIVE_GROUPS_H
 #define WARPLINT_COOPERATIVE_GROUPS_H
+#include <warplint_cccl_std.h>
 
 namespace cooperative_groups {
 

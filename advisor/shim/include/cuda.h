@@ -7,6 +7,9 @@
 #define WARPLINT_CUDA_H
 #define __cuda_cuda_h__ /* the real guard, which helper headers test */
 #define CUDA_VERSION 13000
+#include <stdint.h> /* the real cuda.h includes it, for these: */
+typedef uint32_t cuuint32_t;
+typedef uint64_t cuuint64_t;
 
 typedef enum cudaError_enum {
   CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2, CUDA_ERROR_NOT_INITIALIZED = 3,

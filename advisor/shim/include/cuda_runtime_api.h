@@ -8,16 +8,18 @@
 #define WARPLINT_CUDA_RUNTIME_API_H
 #include "driver_types.h"
 
-/* Device management. */
+/* Calls marked __host__ __device__ are also part of the device runtime
+ * API (CUDA C++ Programming Guide, "Device Runtime"): kernels may call
+ * them. Device management. */
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+__host__ __device__ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
 cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
 cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
-cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
+__host__ __device__ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config);
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config);
 cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config);
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
-cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+__host__ __device__ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int src, int dst);
 cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest);
@@ -26,9 +28,9 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
 cudaError_t cudaDeviceGraphMemTrim(int device);
 cudaError_t cudaDeviceReset(void);
-cudaError_t cudaDeviceSynchronize(void);
-cudaError_t cudaGetDevice(int *device);
-cudaError_t cudaGetDeviceCount(int *count);
+__host__ __device__ cudaError_t cudaDeviceSynchronize(void);
+__host__ __device__ cudaError_t cudaGetDevice(int *device);
+__host__ __device__ cudaError_t cudaGetDeviceCount(int *count);
 cudaError_t cudaGetDeviceFlags(unsigned int *flags);
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
 cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
@@ -50,19 +52,19 @@ cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache config);
 cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *config);
 
 /* Errors. */
-const char *cudaGetErrorName(cudaError_t error);
-const char *cudaGetErrorString(cudaError_t error);
-cudaError_t cudaGetLastError(void);
-cudaError_t cudaPeekAtLastError(void);
+__host__ __device__ const char *cudaGetErrorName(cudaError_t error);
+__host__ __device__ const char *cudaGetErrorString(cudaError_t error);
+__host__ __device__ cudaError_t cudaGetLastError(void);
+__host__ __device__ cudaError_t cudaPeekAtLastError(void);
 
 /* Streams. */
 cudaError_t cudaStreamCreate(cudaStream_t *stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+__host__ __device__ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
-cudaError_t cudaStreamDestroy(cudaStream_t stream);
+__host__ __device__ cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+__host__ __device__ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
                                   unsigned int flags);
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length = 0,
@@ -87,15 +89,22 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCapture
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
                                      unsigned long long *id, cudaGraph_t *graph,
                                      const cudaGraphNode_t **dependencies, size_t *numDependencies);
+enum cudaStreamUpdateCaptureDependenciesFlags { cudaStreamAddCaptureDependencies = 0x0,
+                                                cudaStreamSetCaptureDependencies = 0x1 };
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *edgeData, size_t numDependencies,
+                                                unsigned int flags = 0);
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                size_t numDependencies, unsigned int flags = 0);
 cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
 
 /* Events. */
 cudaError_t cudaEventCreate(cudaEvent_t *event);
 cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
-cudaError_t cudaEventDestroy(cudaEvent_t event);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0, unsigned int flags = 0);
+__host__ __device__ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+__host__ __device__ cudaError_t cudaEventDestroy(cudaEvent_t event);
+__host__ __device__ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+__host__ __device__ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0, unsigned int flags = 0);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
@@ -120,7 +129,7 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem);
 
 /* Execution control: C entry points, then the C++ templates that take the
  * kernel itself (cuda_runtime.h). */
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+__host__ __device__ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache config);
 cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
@@ -142,9 +151,9 @@ template <typename... Params, typename... Args>
 cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(Params...), Args &&...args);
 
 /* Occupancy. */
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+__host__ __device__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
                                                           size_t dynamicSMemSize);
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
+__host__ __device__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize,
                                                                    size_t dynamicSMemSize, unsigned int flags);
 cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
                                                       int blockSize);
@@ -167,7 +176,7 @@ cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int
                                                            int blockSizeLimit = 0);
 
 /* Memory. */
-cudaError_t cudaMalloc(void **devPtr, size_t size);
+__host__ __device__ cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal);
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
@@ -187,7 +196,7 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
 cudaError_t cudaHostGetFlags(unsigned int *flags, void *pHost);
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void *ptr);
-cudaError_t cudaFree(void *devPtr);
+__host__ __device__ cudaError_t cudaFree(void *devPtr);
 cudaError_t cudaFreeHost(void *ptr);
 cudaError_t cudaFreeArray(cudaArray_t array);
 cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray);
@@ -195,14 +204,14 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
 cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol);
 cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol);
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+__host__ __device__ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream = 0);
 cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);
 cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice, size_t count,
                                 cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                          enum cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+__host__ __device__ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                               size_t height, enum cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
                                 size_t width, size_t height, enum cudaMemcpyKind kind);
@@ -218,7 +227,7 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
                                      size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height,
                                      enum cudaMemcpyKind kind = cudaMemcpyDeviceToDevice);
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
-cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream = 0);
+__host__ __device__ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream = 0);
 cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p);
 cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream = 0);
 /* Deprecated since CUDA 10.1, still in the API. */
@@ -239,12 +248,12 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
 cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset = 0,
                                       enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = 0);
 cudaError_t cudaMemset(void *devPtr, int value, size_t count);
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
+__host__ __device__ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
-cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+__host__ __device__ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream = 0);
 cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
-cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+__host__ __device__ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
                               cudaStream_t stream = 0);
 /* Managed memory hints: the CUDA 12 forms (a device number) and the CUDA 13
  * forms (a cudaMemLocation). */
@@ -306,7 +315,7 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *pool, void *shar
                                                  enum cudaMemAllocationHandleType handleType, unsigned int flags);
 
 /* Unified addressing and peer access. */
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+__host__ __device__ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
 cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
 cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
 cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
@@ -338,15 +347,18 @@ template <class T> struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
 
 /* Versions. */
 cudaError_t cudaDriverGetVersion(int *driverVersion);
-cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
+__host__ __device__ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion);
 
 /* Graphs. */
 cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned int flags);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
 cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t original);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags = 0);
+/* The pre-CUDA 12 form, which cuda_runtime.h keeps as a C++ overload. */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, cudaGraphNode_t *errorNode, char *logBuffer,
+                                 size_t bufferSize);
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags = 0);
-cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+__host__ __device__ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec);
 struct cudaGraphExecUpdateResultInfo_st {

@@ -7,8 +7,7 @@
  * Declarations only; TempStorage sizes are rough (shared bytes only). */
 #ifndef WARPLINT_CUB_CUH
 #define WARPLINT_CUB_CUH
-#include <type_traits>
-#include <iterator>
+#include <warplint_cccl_std.h>
 
 #define CUB_VERSION 300000
 #define CUB_PTX_ARCH 900

@@ -9,12 +9,7 @@
  * policy first. Declarations only; callable from host and device code. */
 #ifndef WARPLINT_THRUST_H
 #define WARPLINT_THRUST_H
-#include <iterator>
-#include <stdexcept>
-#include <tuple>
-#include <type_traits>
-#include <utility>
-#include <vector>
+#include <warplint_cccl_std.h>
 #include <initializer_list>
 
 #define THRUST_VERSION 200800
