@@ -69,6 +69,9 @@ __device__ void *memset(void *s, int c, size_t n);
 __device__ void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function);
 #endif
 }
+/* Placement new in device code (nvcc's device pass has <new>). */
+__device__ void *operator new(size_t size, void *ptr) noexcept;
+__device__ void *operator new[](size_t size, void *ptr) noexcept;
 
 #include <vector_types.h>
 #include <vector_functions.h>

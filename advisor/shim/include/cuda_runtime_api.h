@@ -27,6 +27,9 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
 cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceReset(void);
 __host__ __device__ cudaError_t cudaDeviceSynchronize(void);
 __host__ __device__ cudaError_t cudaGetDevice(int *device);
@@ -367,6 +370,9 @@ struct cudaGraphExecUpdateResultInfo_st {
 };
 typedef struct cudaGraphExecUpdateResultInfo_st cudaGraphExecUpdateResultInfo;
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo *info);
+/* The CUDA 11 form, which cuda_runtime.h keeps as a C++ overload. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphNode_t *errorNode,
+                                enum cudaGraphExecUpdateResult *result);
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes);
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *rootNodes, size_t *numRootNodes);
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *type);

@@ -4,6 +4,7 @@
  * reference. Declarations only. */
 #ifndef WARPLINT_CUSPARSE_H
 #define WARPLINT_CUSPARSE_H
+#define CUSPARSEAPI /* the calling-convention macro, which helper headers test */
 #include "library_types.h"
 #include "cuComplex.h"
 typedef enum {

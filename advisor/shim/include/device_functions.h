@@ -149,6 +149,31 @@ __device__ unsigned int __vneg4(unsigned int a);
 __device__ unsigned int __vnegss2(unsigned int a);
 __device__ unsigned int __vnegss4(unsigned int a);
 
+/* DPX: fused min/max of three, add-then-min/max, and min/max reporting which
+ * input won (CUDA 12, host and device), on 32-bit values and on pairs of
+ * 16-bit halves packed in an unsigned int. */
+#define WL_DPX(op) \
+  __host__ __device__ int __vi##op##3_s32(int a, int b, int c); \
+  __host__ __device__ int __vi##op##3_s32_relu(int a, int b, int c); \
+  __host__ __device__ unsigned int __vi##op##3_u32(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __vi##op##3_s16x2(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __vi##op##3_s16x2_relu(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __vi##op##3_u16x2(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ int __vi##op##_s32_relu(int a, int b); \
+  __host__ __device__ unsigned int __vi##op##_s16x2_relu(unsigned int a, unsigned int b); \
+  __host__ __device__ int __viadd##op##_s32(int a, int b, int c); \
+  __host__ __device__ int __viadd##op##_s32_relu(int a, int b, int c); \
+  __host__ __device__ unsigned int __viadd##op##_u32(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __viadd##op##_s16x2(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __viadd##op##_s16x2_relu(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ unsigned int __viadd##op##_u16x2(unsigned int a, unsigned int b, unsigned int c); \
+  __host__ __device__ int __vib##op##_s32(int a, int b, bool *pred); \
+  __host__ __device__ unsigned int __vib##op##_u32(unsigned int a, unsigned int b, bool *pred); \
+  __host__ __device__ unsigned int __vib##op##_s16x2(unsigned int a, unsigned int b, bool *pred_hi, bool *pred_lo); \
+  __host__ __device__ unsigned int __vib##op##_u16x2(unsigned int a, unsigned int b, bool *pred_hi, bool *pred_lo);
+WL_DPX(max) WL_DPX(min)
+#undef WL_DPX
+
 /* Type casting intrinsics: reinterpretations and rounded conversions. */
 __device__ int __float_as_int(float x);
 __device__ unsigned int __float_as_uint(float x);

@@ -4,8 +4,8 @@
  * bytes, as on the GPU, so that element sizes come out right), the pair H2
  * (4 bytes) and their raw forms; WL_HALF_API(H, H2, R, name) declares the
  * conversions named after `name` (__float2half, __bfloat162float...), the
- * arithmetic, comparison and math functions, shuffles, atomics and the
- * operators. Declarations only. */
+ * arithmetic, comparison and math functions (host and device, as since
+ * CUDA 12.2), shuffles, atomics and the operators. Declarations only. */
 #ifndef WARPLINT_HALF_API_H
 #define WARPLINT_HALF_API_H
 
@@ -74,39 +74,39 @@
   __host__ __device__ H __short_as_##name(short s); \
   __host__ __device__ H __ushort_as_##name(unsigned short s); \
   /* Arithmetic, scalar and paired. */ \
-  __device__ H __hadd(H a, H b); __device__ H __hsub(H a, H b); __device__ H __hmul(H a, H b); \
-  __device__ H __hdiv(H a, H b); __device__ H __hadd_sat(H a, H b); __device__ H __hsub_sat(H a, H b); \
-  __device__ H __hmul_sat(H a, H b); __device__ H __hadd_rn(H a, H b); __device__ H __hsub_rn(H a, H b); \
-  __device__ H __hmul_rn(H a, H b); __device__ H __hfma(H a, H b, H c); __device__ H __hfma_sat(H a, H b, H c); \
-  __device__ H __hfma_relu(H a, H b, H c); __device__ H __hneg(H a); __device__ H __habs(H a); \
-  __device__ H2 __hadd2(H2 a, H2 b); __device__ H2 __hsub2(H2 a, H2 b); __device__ H2 __hmul2(H2 a, H2 b); \
-  __device__ H2 __h2div(H2 a, H2 b); __device__ H2 __hadd2_sat(H2 a, H2 b); __device__ H2 __hsub2_sat(H2 a, H2 b); \
-  __device__ H2 __hmul2_sat(H2 a, H2 b); __device__ H2 __hadd2_rn(H2 a, H2 b); __device__ H2 __hsub2_rn(H2 a, H2 b); \
-  __device__ H2 __hmul2_rn(H2 a, H2 b); __device__ H2 __hfma2(H2 a, H2 b, H2 c); \
-  __device__ H2 __hfma2_sat(H2 a, H2 b, H2 c); __device__ H2 __hfma2_relu(H2 a, H2 b, H2 c); \
-  __device__ H2 __hcmadd(H2 a, H2 b, H2 c); __device__ H2 __hneg2(H2 a); __device__ H2 __habs2(H2 a); \
+  __host__ __device__ H __hadd(H a, H b); __host__ __device__ H __hsub(H a, H b); __host__ __device__ H __hmul(H a, H b); \
+  __host__ __device__ H __hdiv(H a, H b); __host__ __device__ H __hadd_sat(H a, H b); __host__ __device__ H __hsub_sat(H a, H b); \
+  __host__ __device__ H __hmul_sat(H a, H b); __host__ __device__ H __hadd_rn(H a, H b); __host__ __device__ H __hsub_rn(H a, H b); \
+  __host__ __device__ H __hmul_rn(H a, H b); __host__ __device__ H __hfma(H a, H b, H c); __host__ __device__ H __hfma_sat(H a, H b, H c); \
+  __host__ __device__ H __hfma_relu(H a, H b, H c); __host__ __device__ H __hneg(H a); __host__ __device__ H __habs(H a); \
+  __host__ __device__ H2 __hadd2(H2 a, H2 b); __host__ __device__ H2 __hsub2(H2 a, H2 b); __host__ __device__ H2 __hmul2(H2 a, H2 b); \
+  __host__ __device__ H2 __h2div(H2 a, H2 b); __host__ __device__ H2 __hadd2_sat(H2 a, H2 b); __host__ __device__ H2 __hsub2_sat(H2 a, H2 b); \
+  __host__ __device__ H2 __hmul2_sat(H2 a, H2 b); __host__ __device__ H2 __hadd2_rn(H2 a, H2 b); __host__ __device__ H2 __hsub2_rn(H2 a, H2 b); \
+  __host__ __device__ H2 __hmul2_rn(H2 a, H2 b); __host__ __device__ H2 __hfma2(H2 a, H2 b, H2 c); \
+  __host__ __device__ H2 __hfma2_sat(H2 a, H2 b, H2 c); __host__ __device__ H2 __hfma2_relu(H2 a, H2 b, H2 c); \
+  __host__ __device__ H2 __hcmadd(H2 a, H2 b, H2 c); __host__ __device__ H2 __hneg2(H2 a); __host__ __device__ H2 __habs2(H2 a); \
   /* Comparisons. */ \
-  __device__ bool __heq(H a, H b); __device__ bool __hne(H a, H b); __device__ bool __hle(H a, H b); \
-  __device__ bool __hge(H a, H b); __device__ bool __hlt(H a, H b); __device__ bool __hgt(H a, H b); \
-  __device__ bool __hequ(H a, H b); __device__ bool __hneu(H a, H b); __device__ bool __hleu(H a, H b); \
-  __device__ bool __hgeu(H a, H b); __device__ bool __hltu(H a, H b); __device__ bool __hgtu(H a, H b); \
-  __device__ bool __hisnan(H a); __device__ int __hisinf(H a); __device__ H __hmax(H a, H b); \
-  __device__ H __hmin(H a, H b); __device__ H __hmax_nan(H a, H b); __device__ H __hmin_nan(H a, H b); \
-  __device__ H2 __heq2(H2 a, H2 b); __device__ H2 __hne2(H2 a, H2 b); __device__ H2 __hle2(H2 a, H2 b); \
-  __device__ H2 __hge2(H2 a, H2 b); __device__ H2 __hlt2(H2 a, H2 b); __device__ H2 __hgt2(H2 a, H2 b); \
-  __device__ bool __hbeq2(H2 a, H2 b); __device__ bool __hbne2(H2 a, H2 b); __device__ bool __hble2(H2 a, H2 b); \
-  __device__ bool __hbge2(H2 a, H2 b); __device__ bool __hblt2(H2 a, H2 b); __device__ bool __hbgt2(H2 a, H2 b); \
-  __device__ H2 __hisnan2(H2 a); __device__ H2 __hmax2(H2 a, H2 b); __device__ H2 __hmin2(H2 a, H2 b); \
-  __device__ H2 __hmax2_nan(H2 a, H2 b); __device__ H2 __hmin2_nan(H2 a, H2 b); \
+  __host__ __device__ bool __heq(H a, H b); __host__ __device__ bool __hne(H a, H b); __host__ __device__ bool __hle(H a, H b); \
+  __host__ __device__ bool __hge(H a, H b); __host__ __device__ bool __hlt(H a, H b); __host__ __device__ bool __hgt(H a, H b); \
+  __host__ __device__ bool __hequ(H a, H b); __host__ __device__ bool __hneu(H a, H b); __host__ __device__ bool __hleu(H a, H b); \
+  __host__ __device__ bool __hgeu(H a, H b); __host__ __device__ bool __hltu(H a, H b); __host__ __device__ bool __hgtu(H a, H b); \
+  __host__ __device__ bool __hisnan(H a); __host__ __device__ int __hisinf(H a); __host__ __device__ H __hmax(H a, H b); \
+  __host__ __device__ H __hmin(H a, H b); __host__ __device__ H __hmax_nan(H a, H b); __host__ __device__ H __hmin_nan(H a, H b); \
+  __host__ __device__ H2 __heq2(H2 a, H2 b); __host__ __device__ H2 __hne2(H2 a, H2 b); __host__ __device__ H2 __hle2(H2 a, H2 b); \
+  __host__ __device__ H2 __hge2(H2 a, H2 b); __host__ __device__ H2 __hlt2(H2 a, H2 b); __host__ __device__ H2 __hgt2(H2 a, H2 b); \
+  __host__ __device__ bool __hbeq2(H2 a, H2 b); __host__ __device__ bool __hbne2(H2 a, H2 b); __host__ __device__ bool __hble2(H2 a, H2 b); \
+  __host__ __device__ bool __hbge2(H2 a, H2 b); __host__ __device__ bool __hblt2(H2 a, H2 b); __host__ __device__ bool __hbgt2(H2 a, H2 b); \
+  __host__ __device__ H2 __hisnan2(H2 a); __host__ __device__ H2 __hmax2(H2 a, H2 b); __host__ __device__ H2 __hmin2(H2 a, H2 b); \
+  __host__ __device__ H2 __hmax2_nan(H2 a, H2 b); __host__ __device__ H2 __hmin2_nan(H2 a, H2 b); \
   /* Math functions. */ \
-  __device__ H hsqrt(H a); __device__ H hrsqrt(H a); __device__ H hrcp(H a); __device__ H hexp(H a); \
-  __device__ H hexp2(H a); __device__ H hexp10(H a); __device__ H hlog(H a); __device__ H hlog2(H a); \
-  __device__ H hlog10(H a); __device__ H hsin(H a); __device__ H hcos(H a); __device__ H htanh(H a); \
-  __device__ H hceil(H a); __device__ H hfloor(H a); __device__ H hrint(H a); __device__ H htrunc(H a); \
-  __device__ H2 h2sqrt(H2 a); __device__ H2 h2rsqrt(H2 a); __device__ H2 h2rcp(H2 a); __device__ H2 h2exp(H2 a); \
-  __device__ H2 h2exp2(H2 a); __device__ H2 h2exp10(H2 a); __device__ H2 h2log(H2 a); __device__ H2 h2log2(H2 a); \
-  __device__ H2 h2log10(H2 a); __device__ H2 h2sin(H2 a); __device__ H2 h2cos(H2 a); __device__ H2 h2tanh(H2 a); \
-  __device__ H2 h2ceil(H2 a); __device__ H2 h2floor(H2 a); __device__ H2 h2rint(H2 a); __device__ H2 h2trunc(H2 a); \
+  __host__ __device__ H hsqrt(H a); __host__ __device__ H hrsqrt(H a); __host__ __device__ H hrcp(H a); __host__ __device__ H hexp(H a); \
+  __host__ __device__ H hexp2(H a); __host__ __device__ H hexp10(H a); __host__ __device__ H hlog(H a); __host__ __device__ H hlog2(H a); \
+  __host__ __device__ H hlog10(H a); __host__ __device__ H hsin(H a); __host__ __device__ H hcos(H a); __host__ __device__ H htanh(H a); \
+  __host__ __device__ H hceil(H a); __host__ __device__ H hfloor(H a); __host__ __device__ H hrint(H a); __host__ __device__ H htrunc(H a); \
+  __host__ __device__ H2 h2sqrt(H2 a); __host__ __device__ H2 h2rsqrt(H2 a); __host__ __device__ H2 h2rcp(H2 a); __host__ __device__ H2 h2exp(H2 a); \
+  __host__ __device__ H2 h2exp2(H2 a); __host__ __device__ H2 h2exp10(H2 a); __host__ __device__ H2 h2log(H2 a); __host__ __device__ H2 h2log2(H2 a); \
+  __host__ __device__ H2 h2log10(H2 a); __host__ __device__ H2 h2sin(H2 a); __host__ __device__ H2 h2cos(H2 a); __host__ __device__ H2 h2tanh(H2 a); \
+  __host__ __device__ H2 h2ceil(H2 a); __host__ __device__ H2 h2floor(H2 a); __host__ __device__ H2 h2rint(H2 a); __host__ __device__ H2 h2trunc(H2 a); \
   /* Warp shuffles and atomics (the address is written). */ \
   __device__ H __shfl_sync(unsigned int mask, H var, int srcLane, int width = 32); \
   __device__ H __shfl_up_sync(unsigned int mask, H var, unsigned int delta, int width = 32); \

@@ -48,15 +48,15 @@ template <class T> class device_ptr {
   typedef typename std::remove_cv<T>::type value_type;
   typedef long difference_type;
   typedef T *pointer;
-  typedef T &reference;
+  typedef typename std::add_lvalue_reference<T>::type reference; /* T may be void */
   typedef T element_type;
   __host__ __device__ device_ptr();
   __host__ __device__ device_ptr(T *ptr);
   __host__ __device__ device_ptr(decltype(nullptr));
   template <class U> __host__ __device__ device_ptr(const device_ptr<U> &other);
   __host__ __device__ T *get() const;
-  __host__ __device__ T &operator*() const;
-  __host__ __device__ T &operator[](long n) const;
+  __host__ __device__ reference operator*() const;
+  __host__ __device__ reference operator[](long n) const;
   __host__ __device__ T *operator->() const;
   __host__ __device__ device_ptr operator+(long n) const;
   __host__ __device__ device_ptr operator-(long n) const;
@@ -340,6 +340,7 @@ namespace system { using thrust::system_error; }
 
 /* Algorithms, by what they return. */
 #define WL_ALGO __host__ __device__
+template <class T> WL_ALGO void swap(T &a, T &b);
 template <class It, class... A> WL_ALGO void sort(It first, It last, A... comp);
 template <class It, class... A> WL_ALGO void stable_sort(It first, It last, A... comp);
 template <class K, class V, class... A> WL_ALGO void sort_by_key(K first, K last, V values, A... comp);
