@@ -8,6 +8,7 @@
 #ifndef WARPLINT_CUB_CUH
 #define WARPLINT_CUB_CUH
 #include <warplint_cccl_std.h>
+#include <warplint_iterator.h>
 
 #define CUB_VERSION 300000
 #define CUB_PTX_ARCH 900
@@ -258,23 +259,13 @@ __device__ void CTA_SYNC();
 __device__ void WARP_SYNC(unsigned int member_mask);
 template <class T> __host__ __device__ constexpr T DivideAndRoundUp(T n, T d) { return (n + d - 1) / d; }
 
-/* Fancy iterators: random access, yielding Value. */
-template <class Self, class Value> struct __wl_iterator {
-  typedef std::random_access_iterator_tag iterator_category;
-  typedef Value value_type;
-  typedef long difference_type;
-  typedef Value *pointer;
-  typedef Value reference;
-  __host__ __device__ Value operator*() const;
-  __host__ __device__ Value operator[](long n) const;
-  __host__ __device__ Self operator+(long n) const;
-  __host__ __device__ Self &operator++();
-  __host__ __device__ long operator-(const Self &other) const;
-};
-template <class Value, class Offset = long> struct CountingInputIterator : __wl_iterator<CountingInputIterator<Value, Offset>, Value> {
+/* Fancy iterators (warplint_iterator.h). */
+template <class Value, class Offset = long>
+struct CountingInputIterator : __wl_iterator<CountingInputIterator<Value, Offset>, Value> {
   __host__ __device__ CountingInputIterator(const Value &val);
 };
-template <class Value, class Offset = long> struct ConstantInputIterator : __wl_iterator<ConstantInputIterator<Value, Offset>, Value> {
+template <class Value, class Offset = long>
+struct ConstantInputIterator : __wl_iterator<ConstantInputIterator<Value, Offset>, Value> {
   __host__ __device__ ConstantInputIterator(const Value &val);
 };
 template <class Value, class Op, class InputIt, class Offset = long>

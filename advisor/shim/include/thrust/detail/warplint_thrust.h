@@ -10,6 +10,7 @@
 #ifndef WARPLINT_THRUST_H
 #define WARPLINT_THRUST_H
 #include <warplint_cccl_std.h>
+#include <warplint_iterator.h>
 #include <initializer_list>
 
 #define THRUST_VERSION 200800
@@ -82,25 +83,8 @@ device_ptr<void> device_malloc(size_t bytes);
 template <class T> void device_free(device_ptr<T> ptr);
 template <class T> using device_reference = T &;
 
-/* A fancy iterator yielding Value: counting, constant, transform,
+/* Fancy iterators (warplint_iterator.h): counting, constant, transform,
  * permutation, zip, discard. */
-template <class Self, class Value> struct __wl_iterator {
-  typedef std::random_access_iterator_tag iterator_category;
-  typedef Value value_type;
-  typedef long difference_type;
-  typedef Value *pointer;
-  typedef Value reference;
-  __host__ __device__ Value operator*() const;
-  __host__ __device__ Value operator[](long n) const;
-  __host__ __device__ Self operator+(long n) const;
-  __host__ __device__ Self operator-(long n) const;
-  __host__ __device__ long operator-(const Self &other) const;
-  __host__ __device__ Self &operator+=(long n);
-  __host__ __device__ Self &operator++();
-  __host__ __device__ Self operator++(int);
-  __host__ __device__ bool operator==(const Self &other) const;
-  __host__ __device__ bool operator!=(const Self &other) const;
-};
 template <class It> using __wl_value = typename std::iterator_traits<It>::value_type;
 struct use_default {};
 template <class T, class System = use_default, class Traversal = use_default, class Difference = use_default>
