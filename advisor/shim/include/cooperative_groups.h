@@ -122,7 +122,8 @@ __device__ grid_group this_grid();
 __device__ cluster_group this_cluster();
 __device__ coalesced_group coalesced_threads();
 __device__ thread_block_tile<1, void> this_thread();
-template <unsigned int Size, class ParentT> __device__ thread_block_tile<Size, ParentT> tiled_partition(const ParentT &g);
+template <unsigned int Size, class ParentT>
+__device__ thread_block_tile<Size, ParentT> tiled_partition(const ParentT &g);
 __device__ thread_group tiled_partition(const thread_group &parent, unsigned int tilesz);
 __device__ thread_group tiled_partition(const thread_block &parent, unsigned int tilesz);
 __device__ coalesced_group tiled_partition(const coalesced_group &parent, unsigned int tilesz);

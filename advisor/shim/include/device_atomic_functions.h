@@ -47,7 +47,8 @@ WL_ATOMIC_CAS(int) WL_ATOMIC_CAS(unsigned int) WL_ATOMIC_CAS(unsigned long long)
 #define __NV_THREAD_SCOPE_DEVICE 3
 #define __NV_THREAD_SCOPE_SYSTEM 4
 #define WL_NV_ATOMIC_FETCH(op) \
-  template <class T> __device__ T __nv_atomic_fetch_##op(T *ptr, T val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
+  template <class T> \
+  __device__ T __nv_atomic_fetch_##op(T *ptr, T val, int order, int scope = __NV_THREAD_SCOPE_SYSTEM);
 WL_NV_ATOMIC_FETCH(add) WL_NV_ATOMIC_FETCH(sub) WL_NV_ATOMIC_FETCH(min) WL_NV_ATOMIC_FETCH(max)
 WL_NV_ATOMIC_FETCH(and) WL_NV_ATOMIC_FETCH(or) WL_NV_ATOMIC_FETCH(xor)
 #undef WL_NV_ATOMIC_FETCH

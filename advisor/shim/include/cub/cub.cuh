@@ -96,7 +96,8 @@ class BlockScan {
   __device__ BlockScan(TempStorage &temp_storage);
 #define WL_CUB_SCAN(name, ...) \
   template <class... Extra> __device__ void name(T input, T &output, __VA_ARGS__ Extra &&...extra); \
-  template <int N, class... Extra> __device__ void name(const T (&input)[N], T (&output)[N], __VA_ARGS__ Extra &&...extra);
+  template <int N, class... Extra> \
+  __device__ void name(const T (&input)[N], T (&output)[N], __VA_ARGS__ Extra &&...extra);
   WL_CUB_SCAN(ExclusiveSum) WL_CUB_SCAN(InclusiveSum)
   template <class Op, class... Extra> __device__ void ExclusiveScan(T input, T &output, T initial_value, Op scan_op,
                                                                     Extra &&...extra);
@@ -116,7 +117,8 @@ class BlockLoad {
   typedef __wl_temp_storage<sizeof(T) * BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z * ITEMS_PER_THREAD> TempStorage;
   __device__ BlockLoad();
   __device__ BlockLoad(TempStorage &temp_storage);
-  template <class U, class... Rest> __device__ void Load(const U *block_ptr, T (&items)[ITEMS_PER_THREAD], Rest... rest);
+  template <class U, class... Rest>
+  __device__ void Load(const U *block_ptr, T (&items)[ITEMS_PER_THREAD], Rest... rest);
   template <class It, class... Rest, class = __wl_if_iterator<It>>
   __device__ void Load(It block_it, T (&items)[ITEMS_PER_THREAD], Rest... rest);
 };

@@ -119,7 +119,8 @@ struct zip_iterator<std::tuple<Its...>>
 struct __wl_discard {
   template <class T> __host__ __device__ const __wl_discard &operator=(const T &) const;
 };
-template <class System = use_default> struct discard_iterator : __wl_iterator<discard_iterator<System>, __wl_discard> {};
+template <class System = use_default>
+struct discard_iterator : __wl_iterator<discard_iterator<System>, __wl_discard> {};
 template <class T> __host__ __device__ counting_iterator<T> make_counting_iterator(T init);
 template <class T> __host__ __device__ constant_iterator<T> make_constant_iterator(T value);
 template <class It, class F> __host__ __device__ transform_iterator<F, It> make_transform_iterator(It it, F f);
@@ -338,7 +339,8 @@ template <class It, class G> WL_ALGO void shuffle(It first, It last, G &&g);
 template <class It, class T> WL_ALGO void replace(It first, It last, const T &old_value, const T &new_value);
 template <class It, class... A> WL_ALGO void replace_if(It first, It last, A &&...pred_value);
 template <class It, class M, class Out, class... A> WL_ALGO void scatter(It first, It last, M map, Out result, A... s);
-template <class It, class M, class Out, class... A> WL_ALGO void scatter_if(It first, It last, M map, Out result, A... s);
+template <class It, class M, class Out, class... A>
+WL_ALGO void scatter_if(It first, It last, M map, Out result, A... s);
 template <class It> WL_ALGO void reverse(It first, It last);
 template <class It, class Size, class T> WL_ALGO It fill_n(It first, Size n, const T &value);
 template <class It, class Size, class G> WL_ALGO It generate_n(It first, Size n, G gen);
@@ -401,8 +403,10 @@ WL_ALGO Out upper_bound(It first, It last, V values_first, V values_last, Out re
 /* Returning a value. */
 template <class It> WL_ALGO __wl_value<It> reduce(It first, It last);
 template <class It, class T, class... A> WL_ALGO T reduce(It first, It last, T init, A... op);
-template <class It, class F, class T, class Op> WL_ALGO T transform_reduce(It first, It last, F unary_op, T init, Op op);
-template <class It, class It2, class T, class... A> WL_ALGO T inner_product(It first, It last, It2 first2, T init, A... ops);
+template <class It, class F, class T, class Op>
+WL_ALGO T transform_reduce(It first, It last, F unary_op, T init, Op op);
+template <class It, class It2, class T, class... A>
+WL_ALGO T inner_product(It first, It last, It2 first2, T init, A... ops);
 template <class It, class T> WL_ALGO long count(It first, It last, const T &value);
 template <class It, class P> WL_ALGO long count_if(It first, It last, P pred);
 template <class It, class It2, class... A> WL_ALGO bool equal(It first, It last, It2 first2, A... pred);
@@ -420,7 +424,8 @@ template <class It, class It2, class... A> WL_ALGO pair<It, It2> mismatch(It fir
 template <class K, class V, class KOut, class VOut, class... A>
 WL_ALGO pair<KOut, VOut> reduce_by_key(K keys_first, K keys_last, V values, KOut keys_out, VOut values_out,
                                        A... pred_op);
-template <class K, class V, class... A> WL_ALGO pair<K, V> unique_by_key(K keys_first, K keys_last, V values, A... pred);
+template <class K, class V, class... A>
+WL_ALGO pair<K, V> unique_by_key(K keys_first, K keys_last, V values, A... pred);
 template <class K, class V, class KOut, class VOut, class... A>
 WL_ALGO pair<KOut, VOut> unique_by_key_copy(K keys_first, K keys_last, V values, KOut keys_out, VOut values_out,
                                             A... pred);
