@@ -73,6 +73,10 @@ __device__ void __assert_fail(const char *assertion, const char *file, unsigned 
 __device__ void *operator new(size_t size, void *ptr) noexcept;
 __device__ void *operator new[](size_t size, void *ptr) noexcept;
 
+/* nvcc accepts the C++17-deprecated `register` (with a warning); clang
+ * makes it an error unless told otherwise. */
+#pragma clang diagnostic ignored "-Wregister"
+
 #include <vector_types.h>
 #include <vector_functions.h>
 #include <driver_types.h>

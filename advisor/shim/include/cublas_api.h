@@ -6,7 +6,8 @@
 #define WARPLINT_CUBLAS_API_H
 #define CUBLAS_API_H_ /* the real guard, which helper headers test */
 #include "library_types.h"
-#include "cuda_fp16.h"
+#include <stdint.h>
+#include "cuda_bf16.h" /* and cuda_fp16.h: the real header includes both */
 #include "cuComplex.h"
 
 typedef enum {
@@ -123,13 +124,13 @@ cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, 
 cublasStatus_t cublasDotEx(cublasHandle_t, int n, const void *x, cudaDataType xType, int incx, const void *y,
                            cudaDataType yType, int incy, void *result, cudaDataType resultType,
                            cudaDataType executionType);
-cublasStatus_t cublasSnrm2_64(cublasHandle_t, long long n, const float *x, long long incx, float *result);
-cublasStatus_t cublasIcamax_64(cublasHandle_t, long long n, const cuComplex *x, long long incx, long long *result);
-cublasStatus_t cublasCgemm_64(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, long long m,
-                              long long n, long long k, const cuComplex *alpha, const cuComplex *A, long long lda,
-                              const cuComplex *B, long long ldb, const cuComplex *beta, cuComplex *C, long long ldc);
-cublasStatus_t cublasCdgmm_64(cublasHandle_t, cublasSideMode_t mode, long long m, long long n, const cuComplex *A,
-                              long long lda, const cuComplex *x, long long incx, cuComplex *C, long long ldc);
+cublasStatus_t cublasSnrm2_64(cublasHandle_t, int64_t n, const float *x, int64_t incx, float *result);
+cublasStatus_t cublasIcamax_64(cublasHandle_t, int64_t n, const cuComplex *x, int64_t incx, int64_t *result);
+cublasStatus_t cublasCgemm_64(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+                              int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda,
+                              const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc);
+cublasStatus_t cublasCdgmm_64(cublasHandle_t, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A,
+                              int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc);
 cublasStatus_t cublasDgeam(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            const double *alpha, const double *A, int lda, const double *beta, const double *B,
                            int ldb, double *C, int ldc);

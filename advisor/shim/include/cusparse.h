@@ -5,6 +5,8 @@
 #ifndef WARPLINT_CUSPARSE_H
 #define WARPLINT_CUSPARSE_H
 #define CUSPARSEAPI /* the calling-convention macro, which helper headers test */
+#include <stdint.h>
+#include <stdio.h> /* the logger API takes a FILE *, as in the real header */
 #include "library_types.h"
 #include "cuComplex.h"
 typedef enum {
@@ -81,6 +83,11 @@ cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointer
 cusparseStatus_t cusparseGetVersion(cusparseHandle_t handle, int *version);
 const char *cusparseGetErrorName(cusparseStatus_t status);
 const char *cusparseGetErrorString(cusparseStatus_t status);
+typedef void (*cusparseLoggerCallback_t)(int logLevel, const char *functionName, const char *message);
+cusparseStatus_t cusparseLoggerSetCallback(cusparseLoggerCallback_t callback);
+cusparseStatus_t cusparseLoggerSetFile(FILE *file);
+cusparseStatus_t cusparseLoggerOpenFile(const char *logFile);
+cusparseStatus_t cusparseLoggerSetLevel(int level);
 /* Legacy matrix descriptors and helpers. */
 cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t *descrA);
 cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA);
@@ -127,44 +134,44 @@ cusparseStatus_t cusparseCsr2cscEx2(cusparseHandle_t handle, int m, int n, int n
                                     int *cscRowInd, cudaDataType valType, cusparseAction_t copyValues,
                                     cusparseIndexBase_t idxBase, cusparseCsr2CscAlg_t alg, void *buffer);
 /* Generic API: descriptors. */
-cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t *spVecDescr, long long size, long long nnz,
+cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz,
                                      void *indices, void *values, cusparseIndexType_t idxType,
                                      cusparseIndexBase_t idxBase, cudaDataType valueType);
 cusparseStatus_t cusparseDestroySpVec(cusparseConstSpVecDescr_t spVecDescr);
-cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *dnVecDescr, long long size, void *values,
+cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *dnVecDescr, int64_t size, void *values,
                                      cudaDataType valueType);
 cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr);
 cusparseStatus_t cusparseDnVecGetValues(cusparseDnVecDescr_t dnVecDescr, void **values);
 cusparseStatus_t cusparseDnVecSetValues(cusparseDnVecDescr_t dnVecDescr, void *values);
-cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *spMatDescr, long long rows, long long cols, long long nnz,
+cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
                                    void *csrRowOffsets, void *csrColInd, void *csrValues,
                                    cusparseIndexType_t csrRowOffsetsType, cusparseIndexType_t csrColIndType,
                                    cusparseIndexBase_t idxBase, cudaDataType valueType);
-cusparseStatus_t cusparseCreateCsc(cusparseSpMatDescr_t *spMatDescr, long long rows, long long cols, long long nnz,
+cusparseStatus_t cusparseCreateCsc(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
                                    void *cscColOffsets, void *cscRowInd, void *cscValues,
                                    cusparseIndexType_t cscColOffsetsType, cusparseIndexType_t cscRowIndType,
                                    cusparseIndexBase_t idxBase, cudaDataType valueType);
-cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *spMatDescr, long long rows, long long cols, long long nnz,
+cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols, int64_t nnz,
                                    void *cooRowInd, void *cooColInd, void *cooValues, cusparseIndexType_t cooIdxType,
                                    cusparseIndexBase_t idxBase, cudaDataType valueType);
-cusparseStatus_t cusparseCreateBlockedEll(cusparseSpMatDescr_t *spMatDescr, long long rows, long long cols,
-                                          long long ellBlockSize, long long ellCols, void *ellColInd,
+cusparseStatus_t cusparseCreateBlockedEll(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                          int64_t ellBlockSize, int64_t ellCols, void *ellColInd,
                                           void *ellValue, cusparseIndexType_t ellIdxType,
                                           cusparseIndexBase_t idxBase, cudaDataType valueType);
 cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr);
-cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, long long *rows, long long *cols,
-                                      long long *nnz);
+cusparseStatus_t cusparseSpMatGetSize(cusparseConstSpMatDescr_t spMatDescr, int64_t *rows, int64_t *cols,
+                                      int64_t *nnz);
 cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
                                            void *data, size_t dataSize);
 cusparseStatus_t cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void *csrRowOffsets, void *csrColInd,
                                         void *csrValues);
 cusparseStatus_t cusparseCsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount,
-                                            long long offsetsBatchStride, long long columnsValuesBatchStride);
-cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, long long rows, long long cols, long long ld,
+                                            int64_t offsetsBatchStride, int64_t columnsValuesBatchStride);
+cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,
                                      void *values, cudaDataType valueType, cusparseOrder_t order);
 cusparseStatus_t cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr);
 cusparseStatus_t cusparseDnMatSetStridedBatch(cusparseDnMatDescr_t dnMatDescr, int batchCount,
-                                              long long batchStride);
+                                              int64_t batchStride);
 /* Generic API: operations (alpha and beta point to host or device scalars). */
 cusparseStatus_t cusparseAxpby(cusparseHandle_t handle, const void *alpha, cusparseSpVecDescr_t vecX,
                                const void *beta, cusparseDnVecDescr_t vecY);

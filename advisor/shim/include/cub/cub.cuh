@@ -9,6 +9,7 @@
 #define WARPLINT_CUB_CUH
 #include <warplint_cccl_std.h>
 #include <warplint_iterator.h>
+#include <thrust/detail/warplint_thrust.h> /* CCCL 3's CUB includes Thrust */
 
 #define CUB_VERSION 300000
 #define CUB_PTX_ARCH 900
@@ -40,7 +41,12 @@ template <class T> struct DoubleBuffer {
   __host__ __device__ T *Alternate();
 };
 template <class T> struct Traits {
-  typedef T UnsignedBits;
+  /* the unsigned integer of T's size, which holds its bits */
+  typedef typename std::conditional<
+      sizeof(T) == 1, unsigned char,
+      typename std::conditional<sizeof(T) == 2, unsigned short,
+                                typename std::conditional<sizeof(T) == 4, unsigned int,
+                                                          unsigned long long>::type>::type>::type UnsignedBits;
   static __host__ __device__ T Max();
   static __host__ __device__ T Lowest();
 };

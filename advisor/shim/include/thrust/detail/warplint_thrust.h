@@ -176,7 +176,12 @@ template <class T, class Ptr> class __wl_vector {
   T &operator[](size_t n) const;
   T &front() const;
   T &back() const;
+  /* element-wise comparison with any other vector */
+  template <class V, class = decltype(std::declval<const V &>().size())> bool operator==(const V &other) const;
+  template <class V, class = decltype(std::declval<const V &>().size())> bool operator!=(const V &other) const;
 };
+template <class T, class A, class P> bool operator==(const std::vector<T, A> &a, const __wl_vector<T, P> &b);
+template <class T, class A, class P> bool operator!=(const std::vector<T, A> &a, const __wl_vector<T, P> &b);
 template <class T, class Alloc = std::allocator<T>> class host_vector : public __wl_vector<T, T *> {
  public:
   using __wl_vector<T, T *>::__wl_vector;
@@ -197,7 +202,12 @@ template <class A, class B> using pair = std::pair<A, B>;
 using std::get;
 using std::make_pair;
 using std::make_tuple;
-using std::tie;
+/* thrust::tie assigns in device code too (std::tuple's operator= is not
+ * constexpr before C++20, so not callable there). */
+template <class... T> struct __wl_tied {
+  template <class U> __host__ __device__ __wl_tied &operator=(const U &values);
+};
+template <class... T> __host__ __device__ __wl_tied<T...> tie(T &...refs);
 using std::tuple_element;
 using std::tuple_size;
 
@@ -274,6 +284,10 @@ template <class T> __host__ __device__ complex<T> pow(const complex<T> &z, const
 template <class T> __host__ __device__ complex<T> pow(const complex<T> &z, const T &x);
 template <class T> __host__ __device__ complex<T> pow(const T &x, const complex<T> &z);
 template <class T> __host__ __device__ complex<T> polar(const T &magnitude, const T &angle = T());
+template <class T, class Char, class Traits>
+std::basic_ostream<Char, Traits> &operator<<(std::basic_ostream<Char, Traits> &os, const complex<T> &z);
+template <class T, class Char, class Traits>
+std::basic_istream<Char, Traits> &operator>>(std::basic_istream<Char, Traits> &is, complex<T> &z);
 
 /* Random numbers. */
 namespace random {
