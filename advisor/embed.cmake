@@ -1,8 +1,10 @@
 # Turns a file into a C source holding its bytes, so that warplint carries
 # its rule catalog and CUDA shim inside the binary.
 #   cmake -DINPUT=f -DOUTPUT=f.c -DSYMBOL=name -P embed.cmake
-# With -DINPUT_DIR=d instead of INPUT: every d/*.h, as a table of
-# wl_shim_header {name, text, size} named SYMBOL with SYMBOL_count entries.
+# With -DINPUT_DIR=d instead of INPUT: every file under d (subfolders too,
+# any extension: cub/cub.cuh, cuda/std/type_traits), as a table of
+# wl_shim_header {name relative to d, text, size} named SYMBOL with
+# SYMBOL_count entries.
 
 # Sets out_bytes to "0x..,0x..,..." (16 a line) and out_size for file.
 function(embed_bytes file out_bytes out_size)
@@ -16,7 +18,7 @@ function(embed_bytes file out_bytes out_size)
 endfunction()
 
 if(DEFINED INPUT_DIR)
-  file(GLOB headers RELATIVE "${INPUT_DIR}" "${INPUT_DIR}/*.h")
+  file(GLOB_RECURSE headers RELATIVE "${INPUT_DIR}" "${INPUT_DIR}/*")
   list(SORT headers)
   set(text "/* Generated from ${INPUT_DIR} by advisor/embed.cmake; do not edit. */\n")
   string(APPEND text "#include \"warplint.h\"\n")

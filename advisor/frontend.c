@@ -254,7 +254,8 @@ void wl_result_note(wl_file_result *r, const char *fmt, ...) {
 
 /* The parse's error diagnostics, with their place in the analysed file. */
 /* Errors clang gives where nvcc accepts the code and the syntax tree stays
- * whole: they never make warplint skip a kernel (they are notes). */
+ * whole (__shared__ cuda::barrier, the documented way to declare one): they
+ * never skip a kernel, and are not reported, as there is nothing to fix. */
 static const char *const nvcc_accepts[] = {
   "initialization is not supported for __shared__ variables",   /* nvcc: a warning */
 };
@@ -296,12 +297,11 @@ static void report_errors(file_ctx *fc, const char *text) {
   wl_file_result *r = fc->res;
   int outside = 0, shown = 0;
   for (int i = 0; i < fc->error_count; i++) {
-    if (fc->error_inside[i]) continue;
+    if (fc->error_inside[i] || fc->errors[i].benign) continue;
     outside++;
     if (shown == 3) continue;
     const parse_error *e = &fc->errors[i];
-    const char *what = e->benign ? "clang's error where nvcc accepts the code (analysis went on)"
-                                 : "parse error outside the analysed kernels";
+    const char *what = "parse error outside the analysed kernels";
     if (e->in_file)
       wl_result_note(r, "%s:%u:%u: note: %s: %s", fc->path, e->line, e->column, what, strchr(e->text, ' ') + 1);
     else
@@ -345,10 +345,13 @@ static char *read_source(const char *path, size_t *len, wl_file_result *r) {
 
 #define WARPLINT_VIRTUAL_INCLUDE "/__warplint__/include"
 static const char *const stand_in_headers[] = {
-  "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "device_launch_parameters.h", "vector_types.h",
-  "vector_functions.h", "driver_types.h", "builtin_types.h", "device_functions.h", "math_functions.h",
-  "cuda_texture_types.h", "texture_fetch_functions.h", "surface_types.h", "texture_types.h",
-  "channel_descriptor.h", "device_types.h", "host_defines.h", "crt/host_defines.h",
+  "cuda_runtime.h", "device_launch_parameters.h", "builtin_types.h", "cuda_texture_types.h",
+  "cuda_surface_types.h", "surface_types.h", "texture_types.h", "surface_functions.h", "channel_descriptor.h",
+  "device_types.h", "host_defines.h", "crt/host_defines.h", "host_config.h", "crt/host_config.h",
+  "common_functions.h", "crt/common_functions.h", "crt/math_functions.h", "crt/device_functions.h",
+  "sm_20_atomic_functions.h", "sm_32_atomic_functions.h", "sm_35_atomic_functions.h",
+  "sm_60_atomic_functions.h", "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
+  "sm_35_intrinsics.h", "sm_61_intrinsics.h", "cuda_device_runtime_api.h",
 };
 static const char stand_in_text[] = "/* warplint: provided by cuda_shim.h */\n";
 
@@ -382,12 +385,38 @@ static const char builtin_vars_text[] =
   "__attribute__((device)) inline void *operator new[](__SIZE_TYPE__, void *p) noexcept { return p; }\n"
   "#endif\n";
 
+/* With a toolkit, what nvcc gives that clang does not, from the stand-ins:
+ * the __nv_atomic_* built-ins (included after the toolkit's headers), and
+ * headers nvcc's host compiler has but clang may lack (GCC's omp.h), in a
+ * folder searched after every other, so a real one always wins. */
+#define WARPLINT_TOOLKIT_EXTRAS "/__warplint__/toolkit"
+#define WARPLINT_FALLBACK_INCLUDE "/__warplint__/fallback"
+static const char *const toolkit_includes[] = {"warplint_nv_atomic.h"};
+static const char *const toolkit_fallbacks[] = {"omp.h"};
+
+static const wl_shim_header *shim_header(const char *name) {
+  for (size_t i = 0; i < wl_shim_headers_count; i++)
+    if (strcmp(wl_shim_headers[i].name, name) == 0) return &wl_shim_headers[i];
+  return NULL;
+}
+
+/* The stand-in name as an unsaved file under folder. */
+static void add_stand_in(struct CXUnsavedFile *files, char (*names)[96], unsigned *nfiles, const char *folder,
+                         const char *name) {
+  const wl_shim_header *h = shim_header(name);
+  if (!h) return;
+  snprintf(names[*nfiles], sizeof names[*nfiles], "%s/%s", folder, name);
+  files[*nfiles] = (struct CXUnsavedFile){names[*nfiles], h->text, (unsigned long)h->size};
+  ++*nfiles;
+}
+
 /* Parses path as CUDA with the shim (or the real headers) and extra_args. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
                                     int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
   char arch_arg[64];
   snprintf(arch_arg, sizeof arch_arg, "--cuda-gpu-arch=%s", opt->arch);
   char cuda_path_arg[1024], cuda_include_arg[1024];
+  char toolkit_include_args[sizeof toolkit_includes / sizeof toolkit_includes[0]][96];
   const char *args[128];
   int n = 0;
   args[n++] = "-x";
@@ -416,6 +445,14 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
     }
     args[n++] = "-include";
     args[n++] = "__clang_cuda_runtime_wrapper.h";
+    for (size_t i = 0; i < sizeof toolkit_includes / sizeof toolkit_includes[0]; i++) {
+      snprintf(toolkit_include_args[i], sizeof toolkit_include_args[i], "%s/%s", WARPLINT_TOOLKIT_EXTRAS,
+               toolkit_includes[i]);
+      args[n++] = "-include";
+      args[n++] = toolkit_include_args[i];
+    }
+    args[n++] = "-idirafter";
+    args[n++] = WARPLINT_FALLBACK_INCLUDE;
   } else {
     args[n++] = "-nocudainc";
     args[n++] = "-include";
@@ -433,8 +470,13 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   struct CXUnsavedFile files[max_files];
   char names[max_files][96];
   unsigned nfiles = 0;
-  if (opt->cuda_path)
+  if (opt->cuda_path) {
     files[nfiles++] = (struct CXUnsavedFile){WARPLINT_BUILTIN_VARS, builtin_vars_text, sizeof builtin_vars_text - 1};
+    for (size_t i = 0; i < sizeof toolkit_includes / sizeof toolkit_includes[0]; i++)
+      add_stand_in(files, names, &nfiles, WARPLINT_TOOLKIT_EXTRAS, toolkit_includes[i]);
+    for (size_t i = 0; i < sizeof toolkit_fallbacks / sizeof toolkit_fallbacks[0]; i++)
+      add_stand_in(files, names, &nfiles, WARPLINT_FALLBACK_INCLUDE, toolkit_fallbacks[i]);
+  }
   if (!opt->cuda_path) {
     files[nfiles++] = (struct CXUnsavedFile){opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
     for (size_t i = 0; i < runtime_count + wl_shim_headers_count && nfiles < max_files; i++) {

@@ -2,12 +2,14 @@
  * with what the fixture expects, clang-tidy style:
  *   a line ending in "// expect: S_1 G_3" must draw exactly those findings
  *   (as a multiset), every other line none.
- * Also checks that each finding's estimate came from the profile.
+ * Also checks that each finding's estimate came from the profile, and that
+ * nvcc accepts the shim_*.cu fixtures where it is installed.
  * usage: test_warplint_fixtures WARPLINT DIR [DIR...] */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json_reader.h"
 #include "testing.h"
@@ -157,6 +159,27 @@ static char *check_all(const char *warplint, const char *profile, const char *he
   return used;
 }
 
+/* The shim_*.cu fixtures exercise the stand-in headers: where a CUDA
+ * toolkit is installed they must also be accepted by nvcc (front end and
+ * device code, as the real-code evaluation's nvcc.sh runs it), so that the
+ * stand-ins never accept what the real headers reject in those files. */
+static void check_nvcc_accepts(const char *path) {
+  const char *nvcc = "/usr/local/cuda/bin/nvcc";
+  const char *base = strrchr(path, '/');
+  if (strncmp(base ? base + 1 : path, "shim_", 5) != 0) return;
+  if (access(nvcc, X_OK) != 0) {
+    printf("nvcc not found: %s is not compiled\n", path);
+    return;
+  }
+  char *cmd = wl_test_format("%s -arch=sm_90 --cuda -o /dev/null '%s' 2>&1", nvcc, path);
+  int status;
+  char *out = wl_test_run(cmd, &status);
+  if (status != 0) test_fail(__FILE__, __LINE__, "%s: nvcc rejects it:\n%s", path, out);
+  else test_passed++;
+  free(out);
+  free(cmd);
+}
+
 static int by_name(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -193,6 +216,7 @@ int main(int argc, char **argv) {
   char *mode = check_all(argv[1], profile, "", names, count);
   if (mode && strcmp(mode, "stand-ins") != 0) free(check_all(argv[1], profile, "--shim", names, count));
   free(mode);
+  for (int i = 0; i < count; i++) check_nvcc_accepts(names[i]);
   for (int i = 0; i < count; i++) free(names[i]);
   free(profile);
   json_free(catalog);

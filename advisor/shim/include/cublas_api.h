@@ -4,8 +4,11 @@
  * that the shim cannot satisfy). Kernels never call these. */
 #ifndef WARPLINT_CUBLAS_API_H
 #define WARPLINT_CUBLAS_API_H
+#define CUBLAS_API_H_ /* the real guard, which helper headers test */
 #include "library_types.h"
-#include "cuda_fp16.h"
+#include <stdint.h>
+#include "cuda_bf16.h" /* and cuda_fp16.h: the real header includes both */
+#include "cuComplex.h"
 
 typedef enum {
   CUBLAS_STATUS_SUCCESS = 0, CUBLAS_STATUS_NOT_INITIALIZED = 1, CUBLAS_STATUS_ALLOC_FAILED = 3,
@@ -29,8 +32,6 @@ typedef enum {
 } cublasComputeType_t;
 typedef enum { CUBLAS_GEMM_DEFAULT = -1, CUBLAS_GEMM_DEFAULT_TENSOR_OP = 99 } cublasGemmAlgo_t;
 typedef struct cublasContext *cublasHandle_t;
-typedef struct { float x, y; } cuComplex;
-typedef struct { double x, y; } cuDoubleComplex;
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,65 @@ cublasStatus_t cublasDtrsm_v2(cublasHandle_t, cublasSideMode_t side, cublasFillM
 cublasStatus_t cublasSgeam(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            const float *alpha, const float *A, int lda, const float *beta, const float *B,
                            int ldb, float *C, int ldc);
+/* Helpers, extensions and batched forms seen in real code. */
+cublasStatus_t cublasSetVector(int n, int elemSize, const void *x, int incx, void *devicePtr, int incy);
+cublasStatus_t cublasGetVector(int n, int elemSize, const void *x, int incx, void *y, int incy);
+cublasStatus_t cublasSetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
+cublasStatus_t cublasGetMatrix(int rows, int cols, int elemSize, const void *A, int lda, void *B, int ldb);
+cublasStatus_t cublasDotEx(cublasHandle_t, int n, const void *x, cudaDataType xType, int incx, const void *y,
+                           cudaDataType yType, int incy, void *result, cudaDataType resultType,
+                           cudaDataType executionType);
+cublasStatus_t cublasSnrm2_64(cublasHandle_t, int64_t n, const float *x, int64_t incx, float *result);
+cublasStatus_t cublasIcamax_64(cublasHandle_t, int64_t n, const cuComplex *x, int64_t incx, int64_t *result);
+cublasStatus_t cublasCgemm_64(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int64_t m,
+                              int64_t n, int64_t k, const cuComplex *alpha, const cuComplex *A, int64_t lda,
+                              const cuComplex *B, int64_t ldb, const cuComplex *beta, cuComplex *C, int64_t ldc);
+cublasStatus_t cublasCdgmm_64(cublasHandle_t, cublasSideMode_t mode, int64_t m, int64_t n, const cuComplex *A,
+                              int64_t lda, const cuComplex *x, int64_t incx, cuComplex *C, int64_t ldc);
+cublasStatus_t cublasDgeam(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           const double *alpha, const double *A, int lda, const double *beta, const double *B,
+                           int ldb, double *C, int ldc);
+#define WL_CUBLAS_GEMM_BATCHED(p, T) \
+  cublasStatus_t cublas##p##gemmBatched(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, \
+                                        int n, int k, const T *alpha, const T *const Aarray[], int lda, \
+                                        const T *const Barray[], int ldb, const T *beta, T *const Carray[], int ldc, \
+                                        int batchCount);
+WL_CUBLAS_GEMM_BATCHED(H, __half) WL_CUBLAS_GEMM_BATCHED(S, float) WL_CUBLAS_GEMM_BATCHED(D, double)
+WL_CUBLAS_GEMM_BATCHED(C, cuComplex) WL_CUBLAS_GEMM_BATCHED(Z, cuDoubleComplex)
+#undef WL_CUBLAS_GEMM_BATCHED
+#define WL_CUBLAS_GEMM_STRIDED(p, T) \
+  cublasStatus_t cublas##p##gemmStridedBatched(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, \
+                                               int m, int n, int k, const T *alpha, const T *A, int lda, \
+                                               long long strideA, const T *B, int ldb, long long strideB, \
+                                               const T *beta, T *C, int ldc, long long strideC, int batchCount);
+WL_CUBLAS_GEMM_STRIDED(H, __half) WL_CUBLAS_GEMM_STRIDED(D, double) WL_CUBLAS_GEMM_STRIDED(C, cuComplex)
+WL_CUBLAS_GEMM_STRIDED(Z, cuDoubleComplex)
+#undef WL_CUBLAS_GEMM_STRIDED
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                          int n, int k, const void *alpha, const void *A, cudaDataType Atype,
+                                          int lda, long long strideA, const void *B, cudaDataType Btype, int ldb,
+                                          long long strideB, const void *beta, void *C, cudaDataType Ctype,
+                                          int ldc, long long strideC, int batchCount,
+                                          cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+cublasStatus_t cublasGemmBatchedEx(cublasHandle_t, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                                   int k, const void *alpha, const void *const Aarray[], cudaDataType Atype,
+                                   int lda, const void *const Barray[], cudaDataType Btype, int ldb,
+                                   const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
+                                   int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+#define WL_CUBLAS_LAPACK_BATCHED(p, T) \
+  cublasStatus_t cublas##p##getrfBatched(cublasHandle_t, int n, T *const A[], int lda, int *P, int *info, \
+                                         int batchSize); \
+  cublasStatus_t cublas##p##getrsBatched(cublasHandle_t, cublasOperation_t trans, int n, int nrhs, \
+                                         const T *const Aarray[], int lda, const int *devIpiv, \
+                                         T *const Barray[], int ldb, int *info, int batchSize); \
+  cublasStatus_t cublas##p##getriBatched(cublasHandle_t, int n, const T *const A[], int lda, const int *P, \
+                                         T *const C[], int ldc, int *info, int batchSize); \
+  cublasStatus_t cublas##p##gelsBatched(cublasHandle_t, cublasOperation_t trans, int m, int n, int nrhs, \
+                                        T *const Aarray[], int lda, T *const Carray[], int ldc, int *info, \
+                                        int *devInfoArray, int batchSize);
+WL_CUBLAS_LAPACK_BATCHED(S, float) WL_CUBLAS_LAPACK_BATCHED(D, double) WL_CUBLAS_LAPACK_BATCHED(C, cuComplex)
+WL_CUBLAS_LAPACK_BATCHED(Z, cuDoubleComplex)
+#undef WL_CUBLAS_LAPACK_BATCHED
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,19 @@ cusolverStatus_t cusolverDnDgesvd_bufferSize(cusolverDnHandle_t, int m, int n, i
 cusolverStatus_t cusolverDnDgesvd(cusolverDnHandle_t, signed char jobu, signed char jobvt, int m, int n,
                                   double *A, int lda, double *S, double *U, int ldu, double *VT, int ldvt,
                                   double *work, int lwork, double *rwork, int *info);
+cusolverStatus_t cusolverDnSgesvd_bufferSize(cusolverDnHandle_t, int m, int n, int *lwork);
+cusolverStatus_t cusolverDnCgesvd_bufferSize(cusolverDnHandle_t, int m, int n, int *lwork);
+cusolverStatus_t cusolverDnZgesvd_bufferSize(cusolverDnHandle_t, int m, int n, int *lwork);
+cusolverStatus_t cusolverDnSgesvd(cusolverDnHandle_t, signed char jobu, signed char jobvt, int m, int n, float *A,
+                                  int lda, float *S, float *U, int ldu, float *VT, int ldvt, float *work, int lwork,
+                                  float *rwork, int *info);
+cusolverStatus_t cusolverDnCgesvd(cusolverDnHandle_t, signed char jobu, signed char jobvt, int m, int n,
+                                  cuComplex *A, int lda, float *S, cuComplex *U, int ldu, cuComplex *VT, int ldvt,
+                                  cuComplex *work, int lwork, float *rwork, int *info);
+cusolverStatus_t cusolverDnZgesvd(cusolverDnHandle_t, signed char jobu, signed char jobvt, int m, int n,
+                                  cuDoubleComplex *A, int lda, double *S, cuDoubleComplex *U, int ldu,
+                                  cuDoubleComplex *VT, int ldvt, cuDoubleComplex *work, int lwork, double *rwork,
+                                  int *info);
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* warplint stand-in for cusolver_common.h: status and option enums. */
 #ifndef WARPLINT_CUSOLVER_COMMON_H
 #define WARPLINT_CUSOLVER_COMMON_H
+#define CUSOLVER_COMMON_H_ /* the real guard, which helper headers test */
 #include "library_types.h"
 typedef enum {
   CUSOLVER_STATUS_SUCCESS = 0, CUSOLVER_STATUS_NOT_INITIALIZED = 1, CUSOLVER_STATUS_ALLOC_FAILED = 2,

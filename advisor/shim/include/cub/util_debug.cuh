@@ -1,0 +1,1 @@
+#include <cub/cub.cuh> /* warplint: the whole CUB stand-in */
