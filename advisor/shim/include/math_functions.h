@@ -59,18 +59,10 @@ __device__ bool isnan(float x);
 __device__ bool isnan(double x);
 
 /* Integer functions. min and max are also callable from host code (the real
- * header defines host forms), for every pair of integer types it lists and
- * float/double mixes. */
+ * header defines host forms), for every pair of types it lists. */
+#include <warplint_minmax.h>
 #define WL_MINMAX(R, A, B) __host__ __device__ R min(A a, B b); __host__ __device__ R max(A a, B b);
-WL_MINMAX(int, int, int) WL_MINMAX(unsigned int, unsigned int, unsigned int)
-WL_MINMAX(unsigned int, int, unsigned int) WL_MINMAX(unsigned int, unsigned int, int)
-WL_MINMAX(long, long, long) WL_MINMAX(unsigned long, unsigned long, unsigned long)
-WL_MINMAX(unsigned long, long, unsigned long) WL_MINMAX(unsigned long, unsigned long, long)
-WL_MINMAX(long long, long long, long long) WL_MINMAX(unsigned long long, unsigned long long, unsigned long long)
-WL_MINMAX(unsigned long long, long long, unsigned long long)
-WL_MINMAX(unsigned long long, unsigned long long, long long)
-WL_MINMAX(float, float, float) WL_MINMAX(double, double, double) WL_MINMAX(double, float, double)
-WL_MINMAX(double, double, float)
+WL_MINMAX_TYPES(WL_MINMAX)
 #undef WL_MINMAX
 __device__ unsigned int umin(unsigned int a, unsigned int b);
 __device__ unsigned int umax(unsigned int a, unsigned int b);

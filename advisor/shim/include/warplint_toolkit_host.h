@@ -1,0 +1,16 @@
+/* Toolkit mode only (included after clang's CUDA wrapper): host forms
+ * that nvcc's headers give and clang's wrapper does not. nvcc's
+ * crt/math_functions.hpp makes min and max __host__ __device__; clang
+ * defines them for the device only, so host code calling max(a, b) would
+ * not parse. clang lets a __host__ function overload a __device__ one of
+ * the same signature. nvcc's crt/math_functions.h also includes <math.h>
+ * (clang's wrapper only <cmath>), which puts the host's isfinite, isnan...
+ * in the global namespace beside clang's device overloads. */
+#ifndef WARPLINT_TOOLKIT_HOST_H
+#define WARPLINT_TOOLKIT_HOST_H
+#include <math.h>
+#include <warplint_minmax.h>
+#define WL_HOST_MINMAX(R, A, B) __host__ R min(A a, B b); __host__ R max(A a, B b);
+WL_MINMAX_TYPES(WL_HOST_MINMAX)
+#undef WL_HOST_MINMAX
+#endif
