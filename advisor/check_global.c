@@ -24,7 +24,7 @@ static char *stride_text(const kernel_ctx *k, const access_info *x, const array_
     return wl_strdup("the lanes' offsets follow no single stride");
   }
   bool field = x->width < a->elem_size;
-  if (m->kind == LANE_CONCRETE) {
+  if (m->kind == LANE_CONCRETE || m->stride_const) {
     if (field) {
       snprintf(pattern, size, "fields %lld bytes apart (array of structs)", m->stride_value);
       return wl_format("consecutive lanes read %lld-byte fields %lld bytes apart (an array of structs)", x->width,
@@ -58,7 +58,7 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
   if (!f) { free(how); return; }
   add_metric(k, f, "pattern.global.strided");
   add_metric(k, f, "pattern.global.aligned");
-  char *head = x->lanes.kind == LANE_CONCRETE
+  char *head = got > 0
       ? wl_format("non-consecutive global access to '%s': %s, %d sectors per warp request instead of %d", a->name,
                   how, got, ideal)
       : wl_format("non-consecutive global access to '%s': %s, up to 32 sectors per warp request instead of %d",

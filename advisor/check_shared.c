@@ -63,10 +63,17 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
   append_pattern(a, "stride symbolic: 32-way when a multiple of 32");
   add_metric(k, f, "bank_conflict.way_32");
   add_metric(k, f, "bank_conflict.way_1");
-  set_message(f, wl_format("lanes of a warp access shared '%s' %s elements apart: a 32-way bank conflict "
-                           "when %s is a multiple of 32", a->name, stride, stride),
+  /* With c * s words between lanes, lanes 32 / gcd(c, 32) apart share a
+   * bank at different words whatever s (nonzero) is. */
+  long long c = elements.terms[0].coef < 0 ? -elements.terms[0].coef : elements.terms[0].coef, g = 32;
+  for (long long r; c % g != 0; r = c % g, c = g, g = r) {}
+  char *least = g >= 2 ? wl_format("at least a %lld-way bank conflict (a multiple of %lld words), ", g, g)
+                        : wl_strdup("");
+  set_message(f, wl_format("lanes of a warp access shared '%s' %s elements apart: %sa 32-way bank conflict "
+                           "when %s is a multiple of 32", a->name, stride, least, stride),
               compare_text(k, f, "32-way", "1-way"));
   add_note(f, a->line, a->column, wl_strdup("pad the row (an odd stride) or swap the index order (S_1)"));
+  free(least);
 }
 
 /* The S_1 fix-it: padding the last dimension by one element, when the

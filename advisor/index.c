@@ -292,6 +292,41 @@ static void offset_add(address *a, const poly *index, long long scale) {
 
 /* The array and byte offset a pointer-valued (or array-valued, decaying)
  * expression designates. */
+/* The extern __shared__ array a function returns, as cuda-samples'
+ * SharedMemory<T> does (its conversion to T * gives every reduction sample
+ * its shared memory): fn's body ends in `return (T *)array;`. */
+static bool returns_shared_array(kernel_ctx *k, CXCursor fn, address *out) {
+  CXCursor def = clang_getCursorDefinition(fn), body, ret;
+  if (clang_Cursor_isNull(def) || !child_of_kind(def, CXCursor_CompoundStmt, &body) ||
+      !child_of_kind(body, CXCursor_ReturnStmt, &ret))
+    return false;
+  child_list l = children(ret);
+  if (l.n != 1) return false;
+  CXCursor value = strip(l.c[0]);
+  if (clang_getCursorKind(value) != CXCursor_DeclRefExpr) return false;
+  CXCursor decl = clang_getCursorReferenced(value);
+  if (!has_attr(decl, CXCursor_CUDASharedAttr)) return false;
+  out->array = array_for_decl(k, decl);
+  poly_const(&out->off, 0);
+  return out->array >= 0;
+}
+
+/* A pointer from a call (SharedMemory<float>()'s conversion, resolved) or,
+ * in a template's own text where the conversion is not resolved yet, from
+ * an object of a class whose conversion operator returns the array. */
+static bool shared_memory_helper(kernel_ctx *k, CXCursor c, address *out) {
+  if (clang_getCursorKind(c) == CXCursor_CallExpr && returns_shared_array(k, clang_getCursorReferenced(c), out))
+    return true;
+  CXCursor cls = clang_getTypeDeclaration(clang_getCursorType(c));
+  if (clang_getCursorKind(cls) == CXCursor_NoDeclFound) {
+    CXCursor ref;
+    if (!child_of_kind(c, CXCursor_TemplateRef, &ref)) return false;
+    cls = clang_getCursorReferenced(ref);
+  }
+  CXCursor conversion;
+  return child_of_kind(cls, CXCursor_ConversionFunction, &conversion) && returns_shared_array(k, conversion, out);
+}
+
 bool eval_pointer(kernel_ctx *k, CXCursor c, address *out, int depth) {
   if (depth > 32) return false;
   CXCursor s = strip(c);
@@ -356,7 +391,7 @@ bool eval_pointer(kernel_ctx *k, CXCursor c, address *out, int depth) {
     return true;
   }
   default:
-    return false;
+    return shared_memory_helper(k, s, out);
   }
 }
 

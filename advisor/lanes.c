@@ -663,8 +663,31 @@ static bool quotient_stride(const kernel_ctx *k, const poly *stride) {
 /* G_3's condition: the lanes do not walk consecutive elements, and (where
  * the offsets are known) touch more 32-byte sectors than consecutive lanes
  * would. Symbolic strides (row * n) count as strided. */
+/* A warp over several rows of a block narrower than 32 (blockDim.x = bx)
+ * whose rows lie a symbolic distance apart (y * width + x), with lanes of a
+ * row a constant stride apart: each row's bx lanes touch their own sectors
+ * (rows realistically lie further apart than a sector). Counts the sectors
+ * of one row with that stride and with consecutive elements, times the rows;
+ * false when the block's shape is not known to be that. */
+static bool row_sectors(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
+  long long bx = k->block[0];
+  if (!k->block_known || bx < 2 || bx >= 32 || 32 % bx != 0 || m->active != 0xffffffffu) return false;
+  lane_model row = *m;
+  row.kind = LANE_CONCRETE;
+  row.active = (1u << bx) - 1;
+  for (int l = 0; l < 32; l++) row.offset[l] = l * m->stride_value;
+  int rows = (int)(32 / bx);
+  *got = rows * sectors(&row, width);
+  *ideal = rows * ideal_sectors(&row, width);
+  return true;
+}
+
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   *got = *ideal = 0;
+  if (m->kind == LANE_SYMBOLIC && m->stride_const) {
+    if (m->stride_value == 0 || m->stride_value == width) return false;
+    return row_sectors(k, m, width, got, ideal) && *got > *ideal;
+  }
   if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown && !quotient_stride(k, &m->stride);
   if (m->kind != LANE_CONCRETE || active_lanes(m->active) < 2) return false;
   if (m->stride_const && (m->stride_value == 0 || m->stride_value == width) && !lanes_irregular(m)) return false;

@@ -378,9 +378,16 @@ static void reset_active(kernel_ctx *k, unsigned *saved) { memcpy(saved, k->acti
 
 /* The access an lvalue names; false when it is no element of a tracked
  * array (then its parts are walked as plain expressions). */
+static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode);
+
 static bool record_access(kernel_ctx *k, CXCursor c, int mode) {
   address a;
   if (!eval_ref(k, c, &a, 0) || a.array < 0) return false;
+  return record_address(k, c, a, mode);
+}
+
+/* The access c makes at address a (c's own, or a getter's field of it). */
+static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode) {
   walk_address_parts(k, c);
   if (mode & M_ADDR) return true;          /* &a[i]: an address, not an access */
   array_info *arr = &k->arrays[a.array];
@@ -878,6 +885,35 @@ static void pointer_argument(kernel_ctx *k, CXCursor arg, int mode) {
   }
 }
 
+/* A getter (`float angle() const { return m_angle; }`, any constness): its
+ * body is one return of a field of *this. Calling it on an element reads
+ * that field only, at its offset in the struct: obj[i].angle() is the
+ * array-of-structs read obj[i].m_angle. */
+static bool getter_field(CXCursor method, long long *offset, long long *width) {
+  CXCursor def = clang_getCursorDefinition(method), body;
+  if (clang_Cursor_isNull(def) || clang_getCursorKind(def) != CXCursor_CXXMethod ||
+      !child_of_kind(def, CXCursor_CompoundStmt, &body))
+    return false;
+  child_list statements = children(body);
+  if (statements.n != 1 || clang_getCursorKind(statements.c[0]) != CXCursor_ReturnStmt) return false;
+  child_list value = children(statements.c[0]);
+  if (value.n != 1) return false;
+  CXCursor member = strip(value.c[0]);
+  if (clang_getCursorKind(member) != CXCursor_MemberRefExpr) return false;
+  child_list base = children(member);
+  if (base.n > 1 || (base.n == 1 && clang_getCursorKind(base.c[0]) != CXCursor_CXXThisExpr)) return false;
+  CXCursor field = clang_getCursorReferenced(member);
+  if (clang_getCursorKind(field) != CXCursor_FieldDecl) return false;
+  CXType record = clang_getCursorType(clang_getCursorSemanticParent(field));
+  char *name = cx_take(clang_getCursorSpelling(field));
+  long long bits = clang_Type_getOffsetOf(record, name);
+  free(name);
+  *width = type_size(clang_getCursorType(field));
+  if (bits < 0 || bits % 8 || *width <= 0) return false;
+  *offset = bits / 8;
+  return true;
+}
+
 static void walk_call(kernel_ctx *k, CXCursor c) {
   CXCursor def, body;
   if (inlinable(k, c, &def, &body)) { inline_call(k, c, def, body); return; }
@@ -902,7 +938,17 @@ static void walk_call(kernel_ctx *k, CXCursor c) {
     child_list m = children(strip(l.c[0]));
     enum CXCursorKind rk = clang_getCursorKind(ref);
     bool is_const = (rk == CXCursor_CXXMethod || rk == CXCursor_ConversionFunction) && clang_CXXMethod_isConst(ref);
-    if (m.n == 1) walk(k, m.c[0], is_const ? M_READ : M_READ | M_WRITE);
+    long long field, field_width;
+    address a;
+    if (m.n == 1 && getter_field(ref, &field, &field_width) && eval_ref(k, m.c[0], &a, 0) && a.array >= 0) {
+      poly o;
+      poly_const(&o, field);
+      poly_add(&a.off, &a.off, &o, 1);
+      a.width = field_width;
+      record_address(k, m.c[0], a, M_READ);
+    } else if (m.n == 1) {
+      walk(k, m.c[0], is_const ? M_READ : M_READ | M_WRITE);
+    }
   }
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
