@@ -457,7 +457,7 @@ static void *worker(void *arg) {
     for (int a = 0; a < j->arg_count && n < 200; a++) args[n++] = j->args[a];
     for (int a = 0; a < p->c->extra_count && n < 255; a++) args[n++] = p->c->extra[a];
     wl_analyze_file(index, j->path, args, n, &p->c->opt, &p->results[i]);
-    if (p->c->ptxas) wl_ptxas(j->path, &p->c->opt, &p->results[i]);
+    if (p->c->ptxas) wl_ptxas(j->path, args, n, &p->c->opt, &p->results[i]);
   }
   clang_disposeIndex(index);
   return NULL;
@@ -714,8 +714,14 @@ int main(int argc, char **argv) {
   if (argc < 2) return usage_error("no command");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) { fputs(usage_text, stdout); return 0; }
   if (strcmp(argv[1], "--version") == 0) {
-    printf("warplint %s\nprofiles: %s\nrule examples: %s/rules/examples\n", WARPLINT_VERSION, wl_data_dir(),
-           wl_share_dir());
+    /* what decides how files parse: the libclang and the headers it will use */
+    CXString clang_version = clang_getClangVersion();
+    char *toolkit = wl_find_cuda_toolkit();
+    printf("warplint %s\nlibclang: %s\nCUDA headers: %s\nprofiles: %s\nrule examples: %s/rules/examples\n",
+           WARPLINT_VERSION, clang_getCString(clang_version), toolkit ? toolkit : "none found (stand-ins)",
+           wl_data_dir(), wl_share_dir());
+    clang_disposeString(clang_version);
+    free(toolkit);
     return 0;
   }
   if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules)");

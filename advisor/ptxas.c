@@ -54,7 +54,17 @@ static char *find_nvcc(const wl_options *opt) {
   return wl_strdup("nvcc");
 }
 
-void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r) {
+/* The file's own flags nvcc needs to compile it as warplint parsed it:
+ * include folders, macros, the language standard (from the compilation
+ * database or after --). */
+static bool nvcc_flag(const char *arg) {
+  static const char *const prefixes[] = {"-I", "-D", "-U", "-isystem", "-std="};
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+    if (strncmp(arg, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+
+void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl_options *opt, wl_file_result *r) {
   if (r->failed) return;
   if (!shell_safe(path) || !shell_safe(opt->arch)) {
     wl_result_error(r, "%s: error: --ptxas skipped: path has characters warplint will not pass to a shell", path);
@@ -62,7 +72,19 @@ void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r) {
   }
   char *nvcc = find_nvcc(opt);
   if (!shell_safe(nvcc)) { free(nvcc); return; }
-  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v -o /dev/null %s 2>&1", nvcc, opt->arch, path);
+  char *flags = wl_strdup("");
+  for (int i = 0; i < arg_count; i++) {
+    if (!nvcc_flag(args[i])) continue;
+    /* -I DIR, -D X and -isystem DIR take the next argument */
+    bool separate = strcmp(args[i], "-I") == 0 || strcmp(args[i], "-D") == 0 || strcmp(args[i], "-isystem") == 0;
+    const char *flag = args[i], *value = separate && i + 1 < arg_count ? args[++i] : "";
+    if (!shell_safe(flag) || !shell_safe(value)) continue;
+    char *more = wl_format("%s %s%s%s", flags, flag, *value ? " " : "", value);
+    free(flags);
+    flags = more;
+  }
+  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v%s -o /dev/null %s 2>&1", nvcc, opt->arch, flags, path);
+  free(flags);
   free(nvcc);
   FILE *p = popen(cmd, "r");
   free(cmd);

@@ -99,7 +99,10 @@ static CXType element_type(CXType t, long long *ext, int *ndim, long long *eleme
 static int register_array(kernel_ctx *k, array_info *a, CXCursor decl, CXType elem) {
   a->decl = decl;
   a->name = cx_take(clang_getCursorSpelling(decl));
-  a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(elem)));
+  /* spelt as declared (T, not the canonical type-parameter-0-0) */
+  CXType declared = clang_getCursorType(decl);
+  CXType spelt = declared.kind == CXType_Pointer ? clang_getPointeeType(declared) : elem;
+  a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(spelt)));
   a->elem_size = type_size(elem);
   if (a->elem_size <= 0) {
     CXCursor param = clang_getTypeDeclaration(clang_getCanonicalType(elem));

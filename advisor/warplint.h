@@ -193,7 +193,7 @@ int wl_print_html(const wl_file_result *results, size_t count, const wl_options 
 int wl_apply_fixes(const wl_file_result *r, bool backup);
 
 /* ptxas.c: registers/local/spills per kernel via nvcc, when nvcc exists. */
-void wl_ptxas(const char *path, const wl_options *opt, wl_file_result *r);
+void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl_options *opt, wl_file_result *r);
 
 /* Small helpers. */
 char *wl_strdup(const char *s);

@@ -510,6 +510,7 @@ static void test_subcommands(void) {
   int status;
   char *out = run_text("--version", &status);
   CHECK(status == 0 && strncmp(out, "warplint ", 9) == 0);
+  CHECK(strstr(out, "\nlibclang: ") && strstr(out, "clang version") && strstr(out, "\nCUDA headers: "));
   free(out);
   out = run_text("--help", &status);
   CHECK(status == 0 && strstr(out, "--format") != NULL);
@@ -761,6 +762,33 @@ static void test_ptxas(void) {
   CHECK(verdicts >= 5);
   CHECK(confirmed == 3);
   json_free(doc);
+  /* nvcc gets the file's -I and -D: a size from an include folder */
+  char *include_dir = wl_test_format("%s/ptxas_include", scratch);
+  mkdir(include_dir, 0755);
+  char *header = wl_test_format("%s/bins.h", include_dir);
+  CHECK(wl_test_write_file(header, "#define BINS 8\n", 15));
+  char *src = scratch_file("ptxas_include.cu",
+                           "#include \"bins.h\"\n"
+                           "__global__ void bins(const int *in, int *out) {\n"
+                           "  int local[BINS] = {0};\n"
+                           "  local[in[threadIdx.x] % BINS]++;\n"
+                           "  out[threadIdx.x] = local[threadIdx.x % BINS];\n"
+                           "}\n");
+  args = wl_test_format("check --ptxas --format=json --gpu '%s' '%s' -- -I '%s' -DUNUSED=1", profile, src,
+                        include_dir);
+  doc = run_json(args, &status);
+  free(args);
+  f = doc ? json_get(doc, "findings") : NULL;
+  confirmed = 0;
+  for (size_t i = 0; f && i < f->count; i++) {
+    const json_value *v = json_path(json_at(f, i), "estimate.ptxas_confirmed");
+    confirmed += v && v->boolean;
+  }
+  CHECK(confirmed >= 1);
+  json_free(doc);
+  free(src);
+  free(header);
+  free(include_dir);
 }
 
 int main(int argc, char **argv) {
