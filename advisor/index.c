@@ -190,6 +190,8 @@ static void eval_binary(kernel_ctx *k, CXCursor c, poly *out, int depth) {
                       (!b.unknown && lanes_vary(&b));
 }
 
+static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth);
+
 void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   c = strip(c);
   long long value;
@@ -244,12 +246,35 @@ void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
     return;
   }
   case CXCursor_CallExpr:
-    poly_unknown(out, true);
+    eval_call(k, c, out, depth);
     return;
   default:
     poly_unknown(out, false);
     return;
   }
+}
+
+/* A call's value is unknown. It is data-dependent (an index "loaded from
+ * memory") when the call may read memory: a pointer argument, __ldg and
+ * the other cache-hinted loads, or an argument that is itself loaded.
+ * min(max(x - 1, 0), w - 1) is not: it clamps a thread index. It differs
+ * per lane when an argument does. */
+static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth) {
+  char *callee = cx_take(clang_getCursorSpelling(c));
+  bool loads = strncmp(callee, "__ld", 4) == 0, varying = false;
+  free(callee);
+  int n = clang_Cursor_getNumArguments(c);
+  loads = loads || n < 0;
+  for (int i = 0; i < n && !loads; i++) {
+    CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
+    if (is_pointer_type(clang_getCursorType(arg))) { loads = true; break; }
+    poly a;
+    eval_poly(k, arg, &a, depth + 1);
+    loads = a.unknown && a.data_dependent;
+    varying = varying || a.lane_varying || (!a.unknown && lanes_vary(&a));
+  }
+  poly_unknown(out, loads);
+  out->lane_varying = varying;
 }
 
 /* ---- addresses ---- */
