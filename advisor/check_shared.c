@@ -72,7 +72,18 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
   set_message(f, wl_format("lanes of a warp access shared '%s' %s elements apart: %sa 32-way bank conflict "
                            "when %s is a multiple of 32", a->name, stride, least, stride),
               compare_text(k, f, "32-way", "1-way"));
-  add_note(f, a->line, a->column, wl_strdup("pad the row (an odd stride) or swap the index order (S_1)"));
+  /* a stride a loop changes (2 * s * tid in an interleaved reduction) is
+   * not fixed by padding: the lanes must work on consecutive words */
+  bool loop_stride = false;
+  for (int d = 0; d < m->stride.terms[0].degree; d++) {
+    int atom = m->stride.terms[0].atoms[d];
+    loop_stride = loop_stride || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].kind == ATOMK_LOOP);
+  }
+  add_note(f, a->line, a->column,
+           wl_strdup(loop_stride ? "the stride changes with the loop, so padding cannot remove the conflict: let "
+                                   "consecutive lanes take consecutive words (in a reduction, sequential "
+                                   "addressing: s[tid] += s[tid + stride] with the stride halving) (S_1)"
+                                 : "pad the row (an odd stride) or swap the index order (S_1)"));
   free(least);
 }
 
