@@ -48,10 +48,15 @@ static bool add_term(poly *p, const poly_term *t) {
 }
 
 static void merge_unknown(poly *out, const poly *a, const poly *b) {
-  bool varying = a->lane_varying || b->lane_varying || (!a->unknown && poly_lane_dependent(a)) ||
-                 (!b->unknown && poly_lane_dependent(b));
+  bool varying = poly_varies(a) || poly_varies(b);
   poly_unknown(out, a->data_dependent || b->data_dependent);
   out->lane_varying = varying;
+}
+
+/* Whether p's value differs from lane to lane: it depends on a thread
+ * index, or it is unknown but known to vary (a value each lane loads). */
+bool poly_varies(const poly *p) {
+  return p->unknown ? p->lane_varying : poly_lane_dependent(p);
 }
 
 bool poly_lane_dependent(const poly *p) {

@@ -41,6 +41,7 @@ void poly_const(poly *p, long long value);
 void poly_atom(poly *p, int atom);
 void poly_unknown(poly *p, bool data_dependent);
 /* Whether a known polynomial depends on the thread indices. */
+bool poly_varies(const poly *p);
 bool poly_lane_dependent(const poly *p);
 void poly_add(poly *out, const poly *a, const poly *b, long long b_sign);
 void poly_mul(poly *out, const poly *a, const poly *b);

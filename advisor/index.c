@@ -67,19 +67,13 @@ static bool parameter_field(kernel_ctx *k, CXCursor c, poly *out) {
   return true;
 }
 
-static bool lanes_vary(const poly *p) {
-  for (int a = ATOM_TX; a <= ATOM_TZ; a++)
-    if (poly_uses_atom(p, a)) return true;
-  return false;
-}
-
 /* A value read from memory: uniform across the warp when every lane reads
  * the same address (a[blockIdx.x], p->n with a uniform p). */
 static void loaded_value(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   address a;
   memset(&a, 0, sizeof a);
   bool found = eval_ref(k, c, &a, depth + 1), known = found && !a.off.unknown;
-  if (known && !lanes_vary(&a.off)) {
+  if (known && !poly_lane_dependent(&a.off)) {
     char *text = cx_take(clang_getCursorSpelling(c));
     uniform_atom(k, c, *text ? text : "loaded value", out);
     free(text);
@@ -124,7 +118,7 @@ static void eval_decl_ref(kernel_ctx *k, CXCursor c, poly *out) {
  * (t = idx % T, c = idx % C in llm.c's kernels). */
 static bool runtime_divisor(kernel_ctx *k, CXCursor c, enum CXBinaryOperatorKind op, const poly *a, const poly *b,
                             poly *out) {
-  if (a->unknown || b->unknown || lanes_vary(b)) return false;
+  if (a->unknown || b->unknown || poly_lane_dependent(b)) return false;
   bool division = op == CXBinaryOperator_Div || op == CXBinaryOperator_Rem;
   bool bits = op == CXBinaryOperator_Shr || op == CXBinaryOperator_And || op == CXBinaryOperator_Or ||
               op == CXBinaryOperator_Xor;
@@ -133,7 +127,7 @@ static bool runtime_divisor(kernel_ctx *k, CXCursor c, enum CXBinaryOperatorKind
   char name[64];
   snprintf(name, sizeof name, "(%s)", text);
   free(text);
-  if (!lanes_vary(a)) {                              /* uniform op uniform */
+  if (!poly_lane_dependent(a)) {                              /* uniform op uniform */
     uniform_atom(k, c, name, out);
     k->atoms[out->terms[0].atoms[0]].quotient = true;
     return true;
@@ -186,8 +180,7 @@ static void eval_binary(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   }
   if (runtime_divisor(k, c, op, &a, &b, out)) return;
   poly_unknown(out, a.data_dependent || b.data_dependent);
-  out->lane_varying = a.lane_varying || b.lane_varying || (!a.unknown && lanes_vary(&a)) ||
-                      (!b.unknown && lanes_vary(&b));
+  out->lane_varying = poly_varies(&a) || poly_varies(&b);
 }
 
 static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth);
@@ -271,7 +264,7 @@ static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth) {
     poly a;
     eval_poly(k, arg, &a, depth + 1);
     loads = a.unknown && a.data_dependent;
-    varying = varying || a.lane_varying || (!a.unknown && lanes_vary(&a));
+    varying = varying || poly_varies(&a);
   }
   poly_unknown(out, loads);
   out->lane_varying = varying;

@@ -240,7 +240,11 @@ static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, b
     a->unroll_known = false;
     return;
   }
+  bool varying = poly_varies(&a->value) || poly_varies(&b->value);
+  bool loaded = (a->value.unknown && a->value.data_dependent) || (b->value.unknown && b->value.data_dependent);
   state_unknown(a);
+  a->value.lane_varying = varying;
+  a->value.data_dependent = loaded;
 }
 
 static void join(kernel_ctx *k, const var_state *other, int count, bool divergent) {
@@ -615,6 +619,9 @@ static void loop_head(kernel_ctx *k, int v, const mod_list *ml, int atom, bool u
   poly lane, rest;
   poly_split(&entry, ATOM_BX, &lane, &rest);
   bool additive = !entry.unknown, scaled_uniform = !entry.unknown && lane.count == 0, steps_known = true;
+  /* what an unknown head keeps: it differs per lane (or is loaded) when
+   * its entry value or any value assigned in the loop does */
+  bool varying = poly_varies(&entry), loaded = entry.unknown && entry.data_dependent;
   for (int i = 0; i < ml->n; i++) {
     const modification *m = &ml->m[i];
     if (m->var != v) continue;
@@ -629,6 +636,8 @@ static void loop_head(kernel_ctx *k, int v, const mod_list *ml, int atom, bool u
     steps_known = steps_known && (clang_Cursor_isNull(m->rhs) || unroll_known(k, m->rhs, 0));
     poly rl, rr;
     poly_split(&r, ATOM_BX, &rl, &rr);
+    varying = varying || poly_varies(&r);
+    loaded = loaded || (r.unknown && r.data_dependent);
     switch (m->op) {
     case CXBinaryOperator_AddAssign:
     case CXBinaryOperator_SubAssign:
@@ -654,7 +663,10 @@ static void loop_head(kernel_ctx *k, int v, const mod_list *ml, int atom, bool u
   poly_atom(&l_atom, atom);
   if (additive) poly_add(&head, &entry, &l_atom, 1);
   else if (scaled_uniform) head = l_atom;
-  else poly_unknown(&head, false);
+  else {
+    poly_unknown(&head, loaded);
+    head.lane_varying = varying;
+  }
   if (pointer) {
     if (head.unknown) { escape_pointer(k, s); state_unknown(s); }
     else s->offset = head;
