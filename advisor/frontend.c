@@ -73,7 +73,19 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
     char *name = cx_take(clang_getCursorSpelling(c));
     bool assign = strcmp(name, "operator=") == 0 && clang_Cursor_getNumArguments(c) == 2;
     free(name);
-    if (!assign) return CXChildVisit_Recurse;
+    if (!assign) {
+      /* get_size(..., block): a function given the variable by non-const
+       * reference may set it (zoom's dim3 &block) */
+      CXCursor fn = clang_getCursorReferenced(c);
+      int n = clang_Cursor_getNumArguments(c);
+      for (int i = 0; i < n && !clang_Cursor_isNull(fn); i++) {
+        int member;
+        if (!names_var(s, clang_Cursor_getArgument(c, (unsigned)i), &member)) continue;
+        CXType pt = clang_getCanonicalType(clang_getCursorType(clang_Cursor_getArgument(fn, (unsigned)i)));
+        if (pt.kind == CXType_LValueReference && !clang_isConstQualifiedType(clang_getPointeeType(pt))) s->ok = false;
+      }
+      return CXChildVisit_Recurse;
+    }
     target = clang_Cursor_getArgument(c, 0);
     value = clang_Cursor_getArgument(c, 1);
     plain = true;
