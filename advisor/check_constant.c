@@ -17,8 +17,10 @@ void check_c1_constant_stride(kernel_ctx *k, access_info *x) {
     poly c;
     long long step;
     poly_coefficient(&x->off, x->loops[i], &c);
-    if (!poly_is_const(&c, &step) || step % x->width != 0) return;
-    step /= x->width;            /* bytes to elements */
+    /* in whole elements of the array: a loop over an array of structs
+     * (k[m].x, k[m].y...) walks consecutive elements, whichever field */
+    if (!poly_is_const(&c, &step) || a->elem_size <= 0 || step % a->elem_size != 0) return;
+    step /= a->elem_size;
     if (step >= -1 && step <= 1) return;
     wl_finding *f = new_finding(k, "C_1", x, a);
     if (!f) return;
