@@ -65,6 +65,8 @@ typedef struct atom_info {
   long long trips;               /* iterations when constant, else 0 */
   bool quotient;                 /* the result of /, %, >> or & on values warplint cannot know: it may
                                     be 0 or 1, so no stride is claimed from it */
+  bool per_block;                /* a value loaded from shared memory or at a block-dependent address:
+                                    the same across a warp, not across the grid */
 } atom_info;
 
 /* The value a local variable (or a bound helper parameter) holds at the
@@ -236,7 +238,7 @@ bool member_offset(CXCursor member, long long *bytes);
 long long subscript_step(const kernel_ctx *k, int array, CXCursor subscript);
 bool unroll_known(kernel_ctx *k, CXCursor c, int depth);
 bool uses_loop_atom(const kernel_ctx *k, const poly *p);
-bool uses_index_atoms(const poly *p);
+bool uses_index_atoms(const kernel_ctx *k, const poly *p);
 void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size);
 
 /* ---- lanes.c: the warp model ---- */

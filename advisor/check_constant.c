@@ -71,7 +71,7 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
 void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
-      uses_index_atoms(&x->off) || x->width > 16)
+      uses_index_atoms(k, &x->off) || x->width > 16)
     return;
   append_pattern(a, "same element for the whole grid");
   a->reusable = true;

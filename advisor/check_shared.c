@@ -183,7 +183,7 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
 void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
-      !uses_index_atoms(&x->off))
+      !uses_index_atoms(k, &x->off))
     return;
   if (check_stencil_reuse(k, x, a)) return;
   if (x->reuse < 2) return;

@@ -73,10 +73,16 @@ static void loaded_value(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   address a;
   memset(&a, 0, sizeof a);
   bool found = eval_ref(k, c, &a, depth + 1), known = found && !a.off.unknown;
+  if (known && a.array >= 0 && k->arrays[a.array].space == SP_LOCAL) {
+    poly_unknown(out, true);       /* a private array: each thread holds its own values */
+    return;
+  }
   if (known && !poly_lane_dependent(&a.off)) {
     char *text = cx_take(clang_getCursorSpelling(c));
     uniform_atom(k, c, *text ? text : "loaded value", out);
     free(text);
+    if (out->count == 1 && (uses_index_atoms(k, &a.off) || (a.array >= 0 && k->arrays[a.array].space == SP_SHARED)))
+      k->atoms[out->terms[0].atoms[0]].per_block = true;
     return;
   }
   poly_unknown(out, true);
@@ -511,9 +517,13 @@ bool uses_loop_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
-bool uses_index_atoms(const poly *p) {
+/* Whether p depends on a thread or block index, or on a value that may
+ * differ between blocks (per_block): then p is not the same for the grid. */
+bool uses_index_atoms(const kernel_ctx *k, const poly *p) {
   for (int a = ATOM_TX; a <= ATOM_BZ; a++)
     if (poly_uses_atom(p, a)) return true;
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].per_block && poly_uses_atom(p, a)) return true;
   return false;
 }
 

@@ -207,8 +207,11 @@ static bool lane_binary(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int
 }
 
 /* A value loaded from memory: uniform (unknown) when every lane reads the
- * same address. */
+ * same address of a shared or global array (a private array holds each
+ * lane's own values). */
 static bool lane_load(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth) {
+  address a;
+  if (eval_ref(k, c, &a, depth + 1) && a.array >= 0 && k->arrays[a.array].space == SP_LOCAL) return false;
   lane_vals at;
   if (!lane_ref(k, c, warp, &at, depth + 1) || !lanes_invariant(&at)) return false;
   lanes_fill(out, 0, true);
