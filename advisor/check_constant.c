@@ -73,6 +73,9 @@ void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
       uses_index_atoms(k, &x->off) || x->width > 16)
     return;
+  /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no
+   * warp to broadcast to, and such loops walk whole data sets */
+  if (x->lanes.kind == LANE_UNIFORM && active_lanes(x->lanes.active) < 2) return;
   append_pattern(a, "same element for the whole grid");
   a->reusable = true;
   wl_finding *f = new_finding(k, "C_2", x, a);

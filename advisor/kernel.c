@@ -55,11 +55,20 @@ static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsign
   return ok;
 }
 
+/* Which threadIdx dimensions the kernel reads; cooperative groups' ranks
+ * (thread_rank(), thread_index()) count as threadIdx.x. */
 static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
-  if (clang_getCursorKind(c) == CXCursor_MemberRefExpr) {
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_MemberRefExpr) {
     int atom = member_builtin(c);
     if (atom >= ATOM_TX && atom <= ATOM_TZ) ((bool *)d)[atom - ATOM_TX] = true;
+  }
+  if (kind == CXCursor_CallExpr || kind == CXCursor_MemberRefExpr) {
+    char *name = cx_take(clang_getCursorSpelling(c));
+    if (strstr(name, "thread_rank") || strstr(name, "thread_index") || strstr(name, "group_rank"))
+      ((bool *)d)[0] = true;
+    free(name);
   }
   return CXChildVisit_Recurse;
 }
@@ -113,6 +122,11 @@ static void model_block(kernel_ctx *k, const file_ctx *fc, CXCursor fn, CXCursor
     k->block[0] = bound;
     k->block[1] = k->block[2] = 1;
     k->block_known = true;
+  } else if (!k->uses_dim[0] && !k->uses_dim[1] && !k->uses_dim[2]) {
+    /* no thread index at all: every thread of a block would do the same
+     * work, so the kernel runs one thread per block (a <<<1, 1>>> set-up or
+     * debug kernel launched from another file) */
+    k->block[0] = k->block[1] = k->block[2] = 1;
   } else {
     k->block[0] = 32;
     k->block[1] = k->uses_dim[1] ? 2 : 1;

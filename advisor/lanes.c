@@ -148,8 +148,26 @@ static bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
 
 /* A comparison lane by lane; a uniform unknown on either side leaves it
  * undecided unless both sides are uniform (then the result is too). */
+/* Whether the 32 lanes hold 32 different values (idx = blockIdx.x *
+ * blockDim.x + threadIdx.x, whatever its uniform part). */
+static bool lanes_distinct(const lane_vals *v) {
+  for (int i = 0; i < 32; i++)
+    for (int j = 0; j < i; j++)
+      if (v->v[i] == v->v[j]) return false;
+  return true;
+}
+
 static bool lanes_compare(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out) {
   if (a->shifted || b->shifted) {
+    /* idx == c for a run-time c, distinct values per lane: at most one lane
+     * of the warp is equal (lane 0 stands for it), as in if (idx != 0)
+     * return; */
+    bool equality = op == CXBinaryOperator_EQ || op == CXBinaryOperator_NE;
+    if (equality && ((lanes_distinct(a) && lanes_invariant(b)) || (lanes_distinct(b) && lanes_invariant(a)))) {
+      for (int l = 0; l < 32; l++) out->v[l] = (l == 0) == (op == CXBinaryOperator_EQ);
+      out->shifted = false;
+      return true;
+    }
     if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
     lanes_fill(out, 0, true);
     return true;
