@@ -165,6 +165,8 @@ typedef struct kernel_ctx {
   bool uses_dim[3];              /* threadIdx.x / .y / .z appear in the kernel */
   unsigned active[MAX_WARPS];    /* per warp: the lanes active at this point of the walk */
   int pad_array;                 /* index.c: this array's last dimension padded by one (-1: none) */
+  bool params_registered;        /* the kernel's own pointer parameters are arrays; a helper's
+                                    parameter is one only through the argument bound to it */
   int probe_loop;                /* lanes.c: this loop atom moved by probe_step (-1: none) */
   long long probe_step;
 } kernel_ctx;

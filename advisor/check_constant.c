@@ -75,7 +75,7 @@ void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
     return;
   /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no
    * warp to broadcast to, and such loops walk whole data sets */
-  if (x->lanes.kind == LANE_UNIFORM && active_lanes(x->lanes.active) < 2) return;
+  if (active_lanes(x->lanes.active) < 2) return;
   append_pattern(a, "same element for the whole grid");
   a->reusable = true;
   wl_finding *f = new_finding(k, "C_2", x, a);

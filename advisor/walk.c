@@ -137,6 +137,8 @@ int array_for_decl(kernel_ctx *k, CXCursor decl) {
   char *type_name = cx_take(clang_getTypeSpelling(t));
   bool texture = strstr(type_name, "cudaTextureObject_t") != NULL;
   free(type_name);
+  /* an inlined helper's pointer whose argument is no known array (&local) */
+  if (kind == CXCursor_ParmDecl && k->params_registered && !texture) return -1;
   if (kind == CXCursor_ParmDecl && texture) {
     /* Read through tex1Dfetch() and friends, never subscripted. */
     a.space = SP_TEXTURE;
@@ -1176,9 +1178,10 @@ static void walk(kernel_ctx *k, CXCursor c, int mode) {
  * own array; an integer one is its own atom, until the body assigns it),
  * then the body. */
 void walk_kernel(kernel_ctx *k, CXCursor fn, CXCursor body) {
-  int nparams = clang_Cursor_getNumArguments(fn);
+  int nparams;
+  parameter_decl(fn, -1, &nparams);      /* a template's too (no arguments in the C API) */
   for (int i = 0; i < nparams; i++) {
-    CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+    CXCursor p = parameter_decl(fn, i, NULL);
     int ai = array_for_decl(k, p);
     int v = add_var(k, p);
     var_state *s = &k->env[v];
@@ -1191,5 +1194,6 @@ void walk_kernel(kernel_ctx *k, CXCursor fn, CXCursor body) {
       free(name);
     }
   }
+  k->params_registered = true;
   walk(k, body, 0);
 }
