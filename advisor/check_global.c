@@ -61,8 +61,8 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
   char *head = got > 0
       ? wl_format("non-consecutive global access to '%s': %s, %d sectors per warp request instead of %d", a->name,
                   how, got, ideal)
-      : wl_format("non-consecutive global access to '%s': %s, up to 32 sectors per warp request instead of %d",
-                  a->name, how, (int)((32 * x->width + 31) / 32));
+      : wl_format("non-consecutive global access to '%s': %s, up to %d sectors per warp request instead of %d",
+                  a->name, how, active_lanes(x->lanes.active), ideal_sectors(&x->lanes, x->width));
   free(how);
   set_message(f, head, compare_text(k, f, "strided", "aligned"));
   lane_model consecutive = x->lanes;      /* the fix: lane l on element l */
