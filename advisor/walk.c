@@ -781,6 +781,10 @@ static void walk_loop(kernel_ctx *k, CXCursor c) {
     for (int i = 0; i < ml.n; i++)
       if (atoms_for[i] >= 0) loop_head(k, ml.m[i].var, &ml, atoms_for[i], unrollable);
   }
+  /* a condition the lanes decide differently (while (idx >= count[j]) j++;)
+   * leaves each lane with its own trip count */
+  unsigned when_true[MAX_WARPS], when_false[MAX_WARPS];
+  bool divergent = !clang_Cursor_isNull(cond) && !lane_condition(k, cond, when_true, when_false);
   bool pushed = k->loop_depth < MAX_LOOPS;   /* deeper nests share the innermost slot */
   if (pushed) k->loop_stack[k->loop_depth++] = counter_atom;
   if (kind != CXCursor_DoStmt && !clang_Cursor_isNull(cond)) walk(k, cond, M_READ | M_NOESCAPE);
@@ -793,6 +797,19 @@ static void walk_loop(kernel_ctx *k, CXCursor c) {
   if (!ml.overflow)
     for (int i = 0; i < ml.n; i++)
       if (atoms_for[i] >= 0) loop_head(k, ml.m[i].var, &ml, atoms_for[i], unrollable);
+  /* ...and after a divergent loop, the carried values differ per lane */
+  for (int i = 0; divergent && i < ml.n; i++) {
+    var_state *s = &k->env[ml.m[i].var];
+    if (k->vars[ml.m[i].var].pointer) {
+      escape_pointer(k, s);
+      state_unknown(s);
+    } else if (!s->value.unknown || !s->value.lane_varying) {
+      poly_unknown(&s->value, true);
+      s->value.lane_varying = true;
+      s->expr = clang_getNullCursor();
+      s->unroll_known = false;
+    }
+  }
   memcpy(k->active, entry, sizeof entry);
 }
 
