@@ -804,7 +804,8 @@ static void walk_loop(kernel_ctx *k, CXCursor c) {
       escape_pointer(k, s);
       state_unknown(s);
     } else if (!s->value.unknown || !s->value.lane_varying) {
-      poly_unknown(&s->value, true);
+      bool loaded = s->value.unknown && s->value.data_dependent;
+      poly_unknown(&s->value, loaded);
       s->value.lane_varying = true;
       s->expr = clang_getNullCursor();
       s->unroll_known = false;
