@@ -262,6 +262,8 @@ static void set_integer(kernel_ctx *k, int v, CXCursor rhs) {
   s->unroll_known = unroll_known(k, rhs, 0);
 }
 
+static bool address_unroll_known(kernel_ctx *k, CXCursor c);
+
 static void set_pointer(kernel_ctx *k, int v, CXCursor rhs) {
   var_state *s = &k->env[v];
   address a;
@@ -269,6 +271,8 @@ static void set_pointer(kernel_ctx *k, int v, CXCursor rhs) {
     s->array = a.array;
     s->offset = a.off;
     s->expr = rhs;
+    /* &ge[i] with i a constant-trip counter: known once the loop unrolls */
+    s->unroll_known = address_unroll_known(k, rhs);
   } else {
     escape_pointer(k, s);
     state_unknown(s);
@@ -374,6 +378,11 @@ static bool address_unroll_known(kernel_ctx *k, CXCursor c) {
   case CXCursor_UnaryOperator:
   case CXCursor_MemberRefExpr:
     return l.n == 1 && address_unroll_known(k, l.c[0]);
+  case CXCursor_BinaryOperator: {         /* p + i, i + p, p - i */
+    if (l.n != 2) return false;
+    bool left = is_pointer_type(clang_getCursorType(l.c[0]));
+    return address_unroll_known(k, left ? l.c[0] : l.c[1]) && unroll_known(k, left ? l.c[1] : l.c[0], 0);
+  }
   case CXCursor_DeclRefExpr: {
     int v = find_var(k, clang_getCursorReferenced(s));
     return v < 0 || !k->vars[v].pointer || k->env[v].unroll_known || k->env[v].offset.count == 0;
@@ -674,8 +683,8 @@ static void loop_head(kernel_ctx *k, int v, const mod_list *ml, int atom, bool u
     else s->offset = head;
   } else {
     s->value = head;
-    s->unroll_known = s->unroll_known && unrollable && steps_known && !head.unknown;
   }
+  s->unroll_known = s->unroll_known && unrollable && steps_known && !head.unknown;
   s->expr = clang_getNullCursor();
 }
 
