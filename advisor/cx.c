@@ -140,11 +140,15 @@ bool compile_time(CXCursor c) {
   if (const_value(c, &v)) return true;
   c = strip(c);
   switch (clang_getCursorKind(c)) {
+  case CXCursor_MemberRefExpr:                     /* frag.num_elements: a static const member */
   case CXCursor_DeclRefExpr: {
     CXCursor d = clang_getCursorReferenced(c);
     if (clang_Cursor_isNull(d))                     /* Traits::kN of a template parameter */
       return clang_getCursorType(c).kind == CXType_Dependent && child_of_kind(c, CXCursor_TypeRef, NULL);
     if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return true;
+    if (clang_getCursorKind(d) == CXCursor_EnumConstantDecl) return true;
+    if (clang_getCursorKind(c) == CXCursor_MemberRefExpr && clang_Cursor_getStorageClass(d) != CX_SC_Static)
+      return false;
     if (clang_getCursorKind(d) != CXCursor_VarDecl || !clang_isConstQualifiedType(clang_getCursorType(d)))
       return false;
     CXCursor init = clang_Cursor_getVarDeclInitializer(d);
