@@ -1,8 +1,10 @@
 #!/bin/sh
 # The numbers of REALCODE.md from the committed judgements:
-#   judged.tsv  the random sample of findings (sample.sh), judged by reading
+#   judged*.tsv random samples of findings (sample.sh), judged by reading
 #               the code: path, line, rule, verdict (right | wrong |
-#               unclear), reason
+#               unclear), reason; one table per file (judged.tsv: the
+#               first sample; judged-after-fixes.tsv: the rules that had
+#               wrong findings, sampled again after the fixes)
 #   known.tsv   anti-patterns found by reading the code, without warplint:
 #               path, line, rule, array, reason
 # Precision per rule counts right / (right + wrong) (unclear left out and
@@ -13,17 +15,19 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 findings=$root/.realcode/eval-${1:-toolkit}/findings.tsv
-echo "Precision per rule (judged sample):"
+for judged in "$here"/judged*.tsv; do
+echo "Precision per rule ($(basename "$judged")):"
 echo
 echo "| rule | judged | right | wrong | unclear | precision |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: |"
 awk -F'\t' '{ n[$3]++; v[$3, $4]++ }
   END { for (r in n) printf "| %s | %d | %d | %d | %d | %.2f |\n", r, n[r], v[r, "right"], v[r, "wrong"],
           v[r, "unclear"], (v[r, "right"] + v[r, "wrong"]) ? v[r, "right"] / (v[r, "right"] + v[r, "wrong"]) : 0 }' \
-  "$here/judged.tsv" | sort
+  "$judged" | sort
 awk -F'\t' '{ n++; r += $4 == "right"; w += $4 == "wrong" }
-  END { printf "| all | %d | %d | %d | %d | %.3f |\n", n, r, w, n - r - w, r / (r + w) }' "$here/judged.tsv"
+  END { printf "| all | %d | %d | %d | %d | %.3f |\n", n, r, w, n - r - w, r / (r + w) }' "$judged"
 echo
+done
 [ -s "$findings" ] || { echo "score: no $findings (run evaluate.sh) for recall" >&2; exit 1; }
 echo "Recall on the known anti-patterns:"
 echo
