@@ -313,11 +313,11 @@ static void report_errors(file_ctx *fc, const char *text) {
     outside++;
     if (shown == 3) continue;
     const parse_error *e = &fc->errors[i];
-    const char *what = "parse error outside the analysed kernels";
     if (e->in_file)
-      wl_result_note(r, "%s:%u:%u: note: %s: %s", fc->path, e->line, e->column, what, strchr(e->text, ' ') + 1);
+      wl_result_note(r, "%s:%u:%u: note: parse error outside the analysed kernels: %s", fc->path, e->line,
+                     e->column, strchr(e->text, ' ') + 1);
     else
-      wl_result_note(r, "%s: note: %s: %s", fc->path, what, e->text);
+      wl_result_note(r, "%s: note: parse error outside the analysed kernels: %s", fc->path, e->text);
     shown++;
   }
   if (outside > shown)

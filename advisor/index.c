@@ -422,9 +422,15 @@ bool eval_pointer(kernel_ctx *k, CXCursor c, address *out, int depth) {
 /* The byte offset of the member that s.f or p->f names, from the AST. */
 bool member_offset(CXCursor member, long long *bytes) {
   child_list l = children(member);
-  if (l.n != 1) return false;
-  CXType record = clang_getCanonicalType(clang_getCursorType(l.c[0]));
-  if (is_pointer_type(record)) record = clang_getPointeeType(record);
+  CXType record;
+  if (l.n == 1) {
+    record = clang_getCanonicalType(clang_getCursorType(l.c[0]));
+    if (is_pointer_type(record)) record = clang_getPointeeType(record);
+  } else if (l.n == 0) {                 /* m_angle inside a method: *this's class */
+    record = clang_getCursorType(clang_getCursorSemanticParent(clang_getCursorReferenced(member)));
+  } else {
+    return false;
+  }
   char *field = cx_take(clang_getCursorSpelling(member));
   long long bits = clang_Type_getOffsetOf(record, field);
   free(field);
@@ -435,8 +441,9 @@ bool member_offset(CXCursor member, long long *bytes) {
 
 static bool member_ref(kernel_ctx *k, CXCursor c, address *out, int depth) {
   long long offset;
-  if (member_builtin(c) >= 0 || !member_offset(c, &offset)) return false;
-  CXCursor base = children(c).c[0];
+  child_list l = children(c);
+  if (l.n != 1 || member_builtin(c) >= 0 || !member_offset(c, &offset)) return false;
+  CXCursor base = l.c[0];
   bool arrow = is_pointer_type(clang_getCursorType(base));       /* p->f, else s.f */
   if (!(arrow ? eval_pointer(k, base, out, depth + 1) : eval_ref(k, base, out, depth + 1))) return false;
   poly o;

@@ -947,15 +947,9 @@ static bool getter_field(CXCursor method, long long *offset, long long *width) {
   child_list base = children(member);
   if (base.n > 1 || (base.n == 1 && clang_getCursorKind(base.c[0]) != CXCursor_CXXThisExpr)) return false;
   CXCursor field = clang_getCursorReferenced(member);
-  if (clang_getCursorKind(field) != CXCursor_FieldDecl) return false;
-  CXType record = clang_getCursorType(clang_getCursorSemanticParent(field));
-  char *name = cx_take(clang_getCursorSpelling(field));
-  long long bits = clang_Type_getOffsetOf(record, name);
-  free(name);
+  if (clang_getCursorKind(field) != CXCursor_FieldDecl || !member_offset(member, offset)) return false;
   *width = type_size(clang_getCursorType(field));
-  if (bits < 0 || bits % 8 || *width <= 0) return false;
-  *offset = bits / 8;
-  return true;
+  return *width > 0;
 }
 
 static void walk_call(kernel_ctx *k, CXCursor c) {
