@@ -9,12 +9,13 @@
 # memcheck, racecheck, synccheck and initcheck, and `warpbench --tiny` (every
 # kernel of the benchmark once, on the smallest sizes) the same way. The GPU
 # test of the benchmark, test_bench_quick, is left to `warpbench --tiny`: all
-# its GPU work is warpbench at the larger --quick sizes. The tests run side by
-# side (SANITIZE_JOBS at once, default 16), the four tools of one test one
-# after the other (tests write fixed output files), each run stopped after
-# SANITIZE_TIMEOUT seconds (default 300); the logs go to LOG_DIR/sanitizer/,
-# a table of every run comes last, and any error, failed run or timeout
-# fails.
+# its GPU work is warpbench at the larger --quick sizes. The tests run with
+# WARPMEM_TEST_SMALL=1 (small sizes, no timing claims: tests/README.md), each
+# in a run of its own per tool, every run side by side (SANITIZE_JOBS at
+# once, default 16; the tests that write files write them under fresh names),
+# child processes tracked, each run stopped after SANITIZE_TIMEOUT seconds
+# (default 300); the logs go to LOG_DIR/sanitizer/, a table of every run
+# comes last, and any error, failed run or timeout fails.
 #
 # On the lent GPU machine, which has no package registry: carry .devdeps
 # (made by scripts/fetch-device-deps.sh) and it is unpacked into a private
@@ -55,21 +56,19 @@ cmake --build "$build" -j "$(nproc)" >"$log_dir/build.log" 2>&1 ||
 
 SANITIZER_TOOLS="memcheck racecheck synccheck initcheck"
 
-# Runs every sanitizer tool on one test, one after the other; writes
-# NAME.TOOL.log and NAME.TOOL.result (exit status, seconds). The command is
-# shell-quoted, as tests.tsv holds it.
+# Runs one sanitizer tool on one test; writes NAME.TOOL.log and
+# NAME.TOOL.result (exit status, seconds). The command is shell-quoted, as
+# tests.tsv holds it; a $tool in it names the tool (warpbench's output).
 run_one() {
-  local name=$1 workdir=$2 tool start rc
+  local name=$1 workdir=$2 tool=$4 start rc
   local -a argv
   eval "argv=($3)"
-  for tool in $SANITIZER_TOOLS; do
-    start=$(date +%s)
-    (cd "$workdir" && timeout "$SANITIZE_TIMEOUT" compute-sanitizer --tool "$tool" \
-       --error-exitcode 86 --target-processes all --print-limit 20 "${argv[@]}") \
-      >"$dir/$name.$tool.log" 2>&1
-    rc=$?
-    echo "$rc $(( $(date +%s) - start ))" >"$dir/$name.$tool.result"
-  done
+  start=$(date +%s)
+  (cd "$workdir" && timeout "$SANITIZE_TIMEOUT" compute-sanitizer --tool "$tool" \
+     --error-exitcode 86 --target-processes all --print-limit 20 "${argv[@]}") \
+    >"$dir/$name.$tool.log" 2>&1
+  rc=$?
+  echo "$rc $(( $(date +%s) - start ))" >"$dir/$name.$tool.result"
 }
 
 sanitize_all() {
@@ -88,14 +87,17 @@ for t in json.load(sys.stdin)["tests"]:
     props = {p["name"]: p["value"] for p in t.get("properties", [])}
     print("\t".join([t["name"], props.get("WORKING_DIRECTORY", "."), shlex.join(t["command"])]))
 ' >"$dir/tests.tsv" || { echo "gpu-check: cannot list the GPU tests"; return 1; }
-  printf 'warpbench_tiny\t%s\t%q --tiny --out %q --name tiny\n' "$PWD" "$PWD/$build/bin/warpbench" \
+  printf 'warpbench_tiny\t%s\t%q --tiny --out %q --name tiny-$tool\n' "$PWD" "$PWD/$build/bin/warpbench" \
     "$dir/warpbench" >>"$dir/tests.tsv"
 
   export -f run_one
-  export dir SANITIZER_TOOLS SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-300}
+  export dir SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-300} WARPMEM_TEST_SMALL=1
+  local tool
   while IFS=$'\t' read -r name workdir command; do
-    printf '%s\0%s\0%s\0' "$name" "$workdir" "$command"
-  done <"$dir/tests.tsv" | xargs -0 -n 3 -P "${SANITIZE_JOBS:-16}" bash -c 'run_one "$@"' _
+    for tool in $SANITIZER_TOOLS; do
+      printf '%s\0%s\0%s\0%s\0' "$name" "$workdir" "$command" "$tool"
+    done
+  done <"$dir/tests.tsv" | xargs -0 -n 4 -P "${SANITIZE_JOBS:-16}" bash -c 'run_one "$@"' _
 
   echo
   printf '%-26s %-10s %5s %8s  %s\n' JOB TOOL EXIT SECONDS SUMMARY

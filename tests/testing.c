@@ -1,6 +1,7 @@
 #include "testing.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 int test_passed, test_failed;
 
@@ -20,3 +21,13 @@ int test_summary(void) {
 }
 
 const char *test_source_dir(void) { return WARPMEM_SOURCE_DIR; }
+
+int test_small_sizes(void) {
+  static int small = -1;
+  if (small < 0) {
+    const char *value = getenv("WARPMEM_TEST_SMALL");
+    small = value && *value && strcmp(value, "0") != 0;
+    if (small) printf("small sizes, no timing claims (WARPMEM_TEST_SMALL)\n");
+  }
+  return small;
+}

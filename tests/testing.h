@@ -19,6 +19,11 @@ void test_fail(const char *file, int line, const char *fmt, ...);
 int test_summary(void);
 /* Directory of the source tree, for fixtures (set by CMake). */
 const char *test_source_dir(void);
+/* True when WARPMEM_TEST_SMALL is set (and not "0"): GPU tests then keep
+ * to small sizes and leave out timing claims, because under
+ * compute-sanitizer (scripts/gpu-check.sh --sanitize) kernels run 10 to
+ * 1000 times slower, and unevenly. Prints a line saying so, once. */
+int test_small_sizes(void);
 
 #define CHECK(cond)                                                   \
   do {                                                                \

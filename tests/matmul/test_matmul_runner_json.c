@@ -1,10 +1,12 @@
 /* The runner end to end: it runs a few versions at two sizes, exits 0, and
  * its --json file holds one well-formed result line per version and size
  * with the fields the schema promises. Skipped without a GPU.
- * Arguments: the matmul executable and a scratch output path. */
+ * Arguments: the matmul executable and a scratch folder. */
+#define _DEFAULT_SOURCE /* mkstemps */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpu.h"
 #include "json_reader.h"
@@ -41,20 +43,30 @@ static void check_line(const json_value *line, int *seen_baseline, int *seen_pla
 int main(int argc, char **argv) {
   if (!gpu_or_skip("test_matmul_runner_json")) return GPU_SKIP_EXIT;
   if (argc != 3) {
-    fprintf(stderr, "usage: test_matmul_runner_json MATMUL_EXE OUTPUT.jsonl\n");
+    fprintf(stderr, "usage: test_matmul_runner_json MATMUL_EXE SCRATCH_DIR\n");
     return 2;
   }
-  remove(argv[2]);
+  /* A file of its own, so that runs side by side (the sanitizer's tools)
+   * never read each other's output. */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/runner-XXXXXX.jsonl", argv[2]);
+  int fd = mkstemps(path, 6);
+  CHECK(fd >= 0);
+  if (fd < 0) return test_summary();
+  close(fd);
   char command[8192];
   snprintf(command, sizeof command,
            "'%s' --versions 01_naive,08_warptile,10_cp_async,18_size_aware --sizes 256,100x300x50 "
            "--repeats 3 --json '%s'",
-           argv[1], argv[2]);
+           argv[1], path);
   CHECK(system(command) == 0);
 
-  FILE *f = fopen(argv[2], "r");
+  FILE *f = fopen(path, "r");
   CHECK(f != NULL);
-  if (!f) return test_summary();
+  if (!f) {
+    remove(path);
+    return test_summary();
+  }
   char line[16384];
   int lines = 0, seen_baseline = 0, seen_plan = 0;
   while (fgets(line, sizeof line, f)) {
@@ -69,6 +81,7 @@ int main(int argc, char **argv) {
     lines++;
   }
   fclose(f);
+  remove(path);
   /* cuBLAS baseline + 4 versions, at 2 sizes */
   CHECK(lines == 10);
   CHECK(seen_baseline == 2);
