@@ -1,7 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "testing.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 
 int test_passed, test_failed;
 
@@ -30,4 +32,19 @@ int test_small_sizes(void) {
     if (small) printf("small sizes, no timing claims (WARPMEM_TEST_SMALL)\n");
   }
   return small;
+}
+
+void test_progress(const char *fmt, ...) {
+  if (!test_small_sizes()) return;
+  static struct timespec start;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (start.tv_sec == 0 && start.tv_nsec == 0) start = now;
+  printf("[%7.1f s] ", (double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec));
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  putchar('\n');
+  fflush(stdout);
 }

@@ -24,6 +24,10 @@ const char *test_source_dir(void);
  * compute-sanitizer (scripts/gpu-check.sh --sanitize) kernels run 10 to
  * 1000 times slower, and unevenly. Prints a line saying so, once. */
 int test_small_sizes(void);
+/* With WARPMEM_TEST_SMALL: a line "[SECONDS s] what", the time since the
+ * first such line, so that a sanitizer log stopped by its time limit shows
+ * how far the test got and what took long. Silent otherwise. */
+void test_progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #define CHECK(cond)                                                   \
   do {                                                                \

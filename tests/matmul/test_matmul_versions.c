@@ -93,6 +93,7 @@ int main(void) {
                        p.host_c, p.ref);
       for (int v = 0; v < matmul_version_count; v++) {
         const matmul_version *ver = matmul_versions[v];
+        test_progress("%s at %dx%dx%d", ver->name, p.s.M, p.s.N, p.s.K);
         double tolerance = ver->arith == MATMUL_TF32 ? 5e-3 : 5e-5;
         double err = run_and_compare(ver, &p, alphas[ab], betas[ab]);
         if (err <= tolerance) {

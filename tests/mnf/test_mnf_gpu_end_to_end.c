@@ -31,6 +31,7 @@ static void check_close(const char *label, int noise, const mnf_result *ref, con
  * solver set. */
 static void compare(int impl, int noise, const mnf_image *img, int solver)
 {
+  test_progress("%s, %s noise, solver %d", mnf_impl_name(impl), mnf_noise_name(noise), solver);
   mnf_options opt = {6, noise, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result ref, got;
   char err[512];
@@ -62,6 +63,7 @@ static void compare(int impl, int noise, const mnf_image *img, int solver)
  * path (two chunk buffers, the image uploaded twice, halo rows). */
 static void compare_tuned(int noise, const mnf_image *img, long chunk_pixels, int storage)
 {
+  test_progress("tuned, %s noise, chunks of %ld pixels, storage %d", mnf_noise_name(noise), chunk_pixels, storage);
   mnf_options opt = {6, noise, MNF_IMPL_SERIAL, 0, 0, 0};
   mnf_result ref;
   char err[512];
@@ -92,6 +94,7 @@ static void compare_tuned(int noise, const mnf_image *img, long chunk_pixels, in
  * streamed path, and it is right; with plenty, the resident path. */
 static void check_storage_choice(const mnf_image *img)
 {
+  test_progress("storage choice");
   mnf_options opt = {6, MNF_NOISE_MEAN3, MNF_IMPL_GPU, 0, 0, 0};
   mnf_gpu_tuning tuning = {0, MNF_GPU_STORAGE_AUTO, 1 << 20, 0};
   char err[512] = "";

@@ -22,6 +22,7 @@ enum { W = 96, H = 80, B = 24 };
 /* must_pass 0: the FP32 baselines, printed and not held to the targets. */
 static void kappa_case(double kappa, int type, int impl, int noise, int must_pass)
 {
+  test_progress("kappa %g, %s", kappa, mnf_impl_name(impl));
   ref_accuracy acc;
   double measured;
   char err[512];

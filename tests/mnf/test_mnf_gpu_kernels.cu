@@ -37,6 +37,7 @@ static void scene_free(scene *s)
 
 static void check_filter(const char *name, filter_launch launch, int noise, scene *s, int row0, int nrows)
 {
+  test_progress("%s, rows %d+%d", name, row0, nrows);
   const mnf_image *img = &s->img;
   size_t per_band = (size_t)nrows * img->samples, count = per_band * img->bands;
   std::vector<double> want(count);
@@ -65,6 +66,7 @@ static void check_filter(const char *name, filter_launch launch, int noise, scen
 static void check_cov(const char *name, cov_launch launch, scene *s, int row0, int nrows, bool with_shift,
                       bool full = false, double tolerance = 1e-5)
 {
+  test_progress("%s, rows %d+%d", name, row0, nrows);
   const mnf_image *img = &s->img;
   int B = img->bands;
   size_t S = mnf_image_pixels(img), n = (size_t)nrows * img->samples, first = (size_t)row0 * img->samples;
@@ -148,6 +150,7 @@ static void check_band_sums(scene *s)
 
 static void check_transform(const char *name, transform_launch launch, scene *s, int components, int row0, int nrows)
 {
+  test_progress("%s, rows %d+%d", name, row0, nrows);
   const mnf_image *img = &s->img;
   int B = img->bands;
   size_t S = mnf_image_pixels(img), n = (size_t)nrows * img->samples, first = (size_t)row0 * img->samples;
