@@ -106,9 +106,14 @@ int mnf_read_stats(const char *path, mnf_result *r, int *noise, envi_meta *meta,
 
 /* A linear map per pixel, out = A x + offset (A out_bands x in_bands,
  * row-major, float; offset in double). */
+/* out = A (x - shift) + offset for every pixel x: shift (in_bands) is
+ * the mean the map centres on, rounded to float, so that float products
+ * see centred values (no cancellation between A x and A mean); offset
+ * (out_bands) is the rest, in double (mnf_centring). */
 typedef struct mnf_map {
   int in_bands, out_bands;
   float *a;
+  float *shift;
   double *offset;
 } mnf_map;
 

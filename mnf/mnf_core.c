@@ -260,6 +260,17 @@ void mnf_component_offsets(const mnf_result *r, const mnf_options *opt, double *
   }
 }
 
+void mnf_centring(const float *a, int out_bands, int in_bands, const double *mean, const double *base, float *shift,
+                  double *offset)
+{
+  for (int i = 0; i < in_bands; i++) shift[i] = mean ? (float)mean[i] : 0.0f;
+  for (int o = 0; o < out_bands; o++) {
+    double s = base ? base[o] : 0.0;
+    for (int i = 0; mean && i < in_bands; i++) s += (double)a[(size_t)o * in_bands + i] * ((double)shift[i] - mean[i]);
+    offset[o] = s;
+  }
+}
+
 void mnf_mirror_lower(double *c, int n)
 {
   for (int i = 0; i < n; i++)
@@ -394,6 +405,7 @@ int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *e
 void mnf_map_free(mnf_map *m)
 {
   free(m->a);
+  free(m->shift);
   free(m->offset);
   memset(m, 0, sizeof *m);
 }
@@ -407,8 +419,9 @@ int mnf_map_make(mnf_map *m, const mnf_result *r, int kind, int k, int raw)
   double *a = calloc((size_t)m->out_bands * m->in_bands, sizeof(double));
   double *back = malloc(sizeof(double) * B * k); /* (C_N T)_K, B x k: the inverse of T_K^T on the components */
   m->a = malloc(sizeof(float) * m->out_bands * m->in_bands);
-  m->offset = calloc(m->out_bands, sizeof(double));
-  if (!a || !back || !m->a || !m->offset) {
+  m->shift = malloc(sizeof(float) * m->in_bands);
+  m->offset = malloc(sizeof(double) * m->out_bands);
+  if (!a || !back || !m->a || !m->shift || !m->offset) {
     free(a), free(back), mnf_map_free(m);
     return -1;
   }
@@ -428,13 +441,12 @@ int mnf_map_make(mnf_map *m, const mnf_result *r, int kind, int k, int raw)
       for (int c = 0; c < k; c++)
         for (int b = 0; b < B; b++) a[(size_t)i * B + b] += back[(size_t)i * k + c] * r->transform[(size_t)b * B + c];
   }
-  /* out = A (x - mean_in) + mean_out, written as A x + offset. */
-  for (int o = 0; o < m->out_bands && !raw; o++) {
-    double s = kind == MNF_MAP_FORWARD ? 0.0 : r->band_mean[o];
-    for (int i = 0; kind != MNF_MAP_INVERSE && i < m->in_bands; i++) s -= a[(size_t)o * m->in_bands + i] * r->band_mean[i];
-    m->offset[o] = s;
-  }
   for (size_t i = 0; i < (size_t)m->out_bands * m->in_bands; i++) m->a[i] = (float)a[i];
+  /* out = A (x - mean_in) + mean_out; components (the inverse's input) have
+   * mean 0, and so has the forward map's output. */
+  const double *mean_in = raw || kind == MNF_MAP_INVERSE ? NULL : r->band_mean;
+  const double *mean_out = raw || kind == MNF_MAP_FORWARD ? NULL : r->band_mean;
+  mnf_centring(m->a, m->out_bands, m->in_bands, mean_in, mean_out, m->shift, m->offset);
   free(a);
   free(back);
   return 0;

@@ -102,8 +102,8 @@ static void data_covariance(const mnf_image *img, const unsigned char *valid, in
 }
 
 /* out (out_bands x S, ld S) rows [y0, y0 + rows) = a (out_bands x B) times
- * the image block minus shift (NULL: none), through a float block. */
-static void map_rows(const mnf_image *img, const float *a, int out_bands, const double *shift, int y0, int rows,
+ * the image block minus shift (per band), through a float block. */
+static void map_rows(const mnf_image *img, const float *a, int out_bands, const float *shift, int y0, int rows,
                      float *blk, float *out)
 {
   int B = img->bands, W = img->samples, n = rows * W;
@@ -111,11 +111,18 @@ static void map_rows(const mnf_image *img, const float *a, int out_bands, const 
   for (int b = 0; b < B; b++) {
     float *dst = blk + (size_t)b * n;
     for (int y = 0; y < rows; y++) mnf_load_row(img, b, y0 + y, dst + (size_t)y * W);
-    float s = shift ? (float)shift[b] : 0.0f;
-    for (int k = 0; k < n && shift; k++) dst[k] -= s;
+    for (int k = 0; k < n; k++) dst[k] -= shift[b];
   }
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, out_bands, n, B, 1.0f, a, B, blk, n, 0.0f,
               out + (size_t)y0 * W, (int)mnf_image_pixels(img));
+}
+
+/* out[o][k] += offset[o] for the S pixels of each of the rows. */
+static void add_offsets(float *out, int rows, size_t S, const double *offset)
+{
+#pragma omp parallel for schedule(static)
+  for (int o = 0; o < rows; o++)
+    for (size_t k = 0; k < S; k++) out[(size_t)o * S + k] += (float)offset[o];
 }
 
 int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, const unsigned char *valid, mnf_result *r, char *err,
@@ -127,10 +134,10 @@ int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, const unsigned cha
   int rows_per_block = BLOCK_PIXELS / W > 0 ? BLOCK_PIXELS / W : 1;
   size_t block_max = (size_t)rows_per_block * W;
   double *blk = malloc(sizeof(double) * B * block_max), *prod = malloc(sizeof(double) * B * B);
-  float *tf = malloc(sizeof(float) * M * B);
-  double *noise_sum = calloc(B, sizeof(double));
-  if (!blk || !prod || !tf || !noise_sum) {
-    free(blk), free(prod), free(tf), free(noise_sum);
+  float *tf = malloc(sizeof(float) * M * B), *shift = malloc(sizeof(float) * B);
+  double *noise_sum = calloc(B, sizeof(double)), *offset = malloc(sizeof(double) * M);
+  if (!blk || !prod || !tf || !shift || !noise_sum || !offset) {
+    free(blk), free(prod), free(tf), free(shift), free(noise_sum), free(offset);
     mnf_result_free(r);
     return mnf_fail(err, err_size, "out of memory");
   }
@@ -145,9 +152,10 @@ int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, const unsigned cha
     double t = mnf_now_ms();
     for (int m = 0; m < M; m++)
       for (int b = 0; b < B; b++) tf[(size_t)m * B + b] = (float)r->transform[(size_t)b * B + m];
+    mnf_centring(tf, M, B, opt->raw_output ? NULL : r->band_mean, NULL, shift, offset);
     for (int y0 = 0; y0 < img->lines; y0 += rows_per_block)
-      map_rows(img, tf, M, opt->raw_output ? NULL : r->band_mean, y0, block_rows(y0, rows_per_block, img->lines),
-               (float *)blk, r->components_data);
+      map_rows(img, tf, M, shift, y0, block_rows(y0, rows_per_block, img->lines), (float *)blk, r->components_data);
+    add_offsets(r->components_data, M, S, offset);
     for (size_t k = 0; valid && k < S; k++)
       for (int m = 0; m < M && !valid[k]; m++) r->components_data[(size_t)m * S + k] = NAN;
     r->step_ms[7] = mnf_now_ms() - t;
@@ -156,7 +164,7 @@ int mnf_run_cpu(const mnf_image *img, const mnf_options *opt, const unsigned cha
     r->total_ms = mnf_now_ms() - start;
     r->note = "wall clock per step; S1 and S2 accumulated over blocks of pixel rows";
   }
-  free(blk), free(prod), free(tf), free(noise_sum);
+  free(blk), free(prod), free(tf), free(shift), free(noise_sum), free(offset);
   if (rc) mnf_result_free(r);
   return rc;
 }
@@ -168,10 +176,8 @@ int mnf_apply_map_cpu(const mnf_image *img, const mnf_map *m, float *out)
   float *blk = malloc(sizeof(float) * img->bands * (size_t)rows_per_block * W);
   if (!blk) return -1;
   for (int y0 = 0; y0 < img->lines; y0 += rows_per_block)
-    map_rows(img, m->a, m->out_bands, NULL, y0, block_rows(y0, rows_per_block, img->lines), blk, out);
-#pragma omp parallel for schedule(static)
-  for (int o = 0; o < m->out_bands; o++)
-    for (size_t k = 0; k < S; k++) out[(size_t)o * S + k] += (float)m->offset[o];
+    map_rows(img, m->a, m->out_bands, m->shift, y0, block_rows(y0, rows_per_block, img->lines), blk, out);
+  add_offsets(out, m->out_bands, S, m->offset);
   free(blk);
   return 0;
 }

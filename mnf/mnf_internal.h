@@ -50,6 +50,14 @@ int mnf_prepare(const mnf_image *img, const mnf_options *opt, unsigned char **va
  * with raw_output). */
 void mnf_component_offsets(const mnf_result *r, const mnf_options *opt, double *offset);
 
+/* out = A (x - mean) + base, written for float products as
+ * A (x - shift) + offset: shift = mean rounded to float, offset = base +
+ * A (shift - mean) in double (the rounding's small remainder; without it a
+ * constant error of up to 2^-24 |A| |mean| would stay). a: out_bands x
+ * in_bands, the float matrix as applied. mean NULL: shift 0; base NULL: 0. */
+void mnf_centring(const float *a, int out_bands, int in_bands, const double *mean, const double *base, float *shift,
+                  double *offset);
+
 /* Lower triangle -> full symmetric matrix. */
 void mnf_mirror_lower(double *c, int n);
 

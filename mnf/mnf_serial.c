@@ -105,7 +105,7 @@ int mnf_apply_map_serial(const mnf_image *img, const mnf_map *m, float *out)
     for (size_t k = 0; k < S; k++) acc[k] = m->offset[o];
     for (int i = 0; i < m->in_bands; i++) {
       double a = m->a[(size_t)o * m->in_bands + i];
-      for (size_t k = 0; k < S; k++) acc[k] += a * mnf_image_value(img, (size_t)i * S + k);
+      for (size_t k = 0; k < S; k++) acc[k] += a * (mnf_image_value(img, (size_t)i * S + k) - m->shift[i]);
     }
     for (size_t k = 0; k < S; k++) out[(size_t)o * S + k] = (float)acc[k];
   }

@@ -84,7 +84,7 @@ static void run_cov(void *p)
 static void run_transform(void *p)
 {
   kernel_ctx *c = (kernel_ctx *)p;
-  c->transform(&c->x, c->t, c->components, c->z, c->x.n, 0);
+  c->transform(&c->x, c->t, c->shift, c->components, c->z, c->x.n, 0); /* centred, as S8 runs */
   CUDA_CHECK_LAUNCH();
 }
 

@@ -13,9 +13,13 @@ __global__ void filter_v2_kernel(gpu_image img, int row0, int nrows, float *f)
   __shared__ float tile[TH + 2][TW + 2];
   int x0 = blockIdx.x * TW, r0 = blockIdx.y * TH, b = blockIdx.z;
   long long band = (long long)b * img.lines * img.samples;
+  /* The tile's last rows may lie past the chunk's halo row: clamped to it,
+   * they stay unused, and rows not yet uploaded (a resident image arrives
+   * chunk by chunk) are never read. */
+  int last = min(row0 + nrows, img.lines - 1);
   for (int i = threadIdx.y * TW + threadIdx.x; i < (TH + 2) * (TW + 2); i += TW * TH) {
     int ty = i / (TW + 2), tx = i % (TW + 2);
-    int yy = min(max(row0 + r0 + ty - 1, 0), img.lines - 1);
+    int yy = min(max(row0 + r0 + ty - 1, 0), last);
     int xx = min(max(x0 + tx - 1, 0), img.samples - 1);
     tile[ty][tx] = load_as_float<T>(img.data, band + (long long)yy * img.samples + xx);
   }

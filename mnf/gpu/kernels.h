@@ -101,14 +101,22 @@ void cov_fp64_add(cov_fp64 *c, const gpu_matrix *a, const float *shift, double *
 /* sums[b] += sum_k (a_bk - shift_b), blocked like the covariances. */
 void band_sums(const gpu_matrix *a, const float *shift, double *sums, cudaStream_t s);
 
-/* S8 for the n pixels of x: z[m * ldz + k] = sum_b t[m * bands + b] * x[b][k],
- * m < components; t is on the device (M x B, float). */
-typedef void (*transform_launch)(const gpu_matrix *x, const float *t, int components, float *z,
+/* S8 for the n pixels of x: z[m * ldz + k] = sum_b t[m * bands + b] *
+ * (x[b][k] - shift[b]), m < components; t (M x B) and shift (B floats, or
+ * NULL for none) are on the device. The shift is subtracted before the
+ * products so that float sums see centred values (mnf_centring). */
+typedef void (*transform_launch)(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
                                  long long ldz, cudaStream_t s);
-void transform_v0_naive(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
-void transform_v1_constant(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
-void transform_v2_shared(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
-void transform_v3_registers(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s);
+void transform_v0_naive(const gpu_matrix *x, const float *t, const float *shift, int components, float *z, long long ldz,
+                        cudaStream_t s);
+void transform_v1_constant(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                           long long ldz, cudaStream_t s);
+void transform_v2_shared(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                         long long ldz, cudaStream_t s);
+void transform_v3_registers(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                            long long ldz, cudaStream_t s);
+/* z[m * ldz + k] += offset[m] for k < n, m < rows (offset on the device). */
+void add_offsets(float *z, long long ldz, long long n, int rows, const float *offset, cudaStream_t s);
 
 /* Reads element i of a typed device array as float. */
 template <typename T>

@@ -48,7 +48,7 @@ struct mnf_gpu_plan {
   float *d_t, *d_shift, *d_ones, *d_vec;
   double *d_acc;          /* C_N sums, C_D sums, noise sums, data sums */
   cov_fp64 fp64;          /* gpu, gpu-naive: the float64 covariance's handle and buffer */
-  float *d_offset, *h_offset; /* the centred output's per-component offsets */
+  float *d_offset, *h_offset; /* the centring of S8 (mnf_centring): M offsets, then B shifts */
   float *d_accf;          /* cuBLAS: C_N, C_D, noise means, data means (float) */
   double *h_acc;          /* pinned copies */
   float *h_accf, *h_shift, *h_t, *h_vec;
@@ -142,12 +142,16 @@ static filter_launch naive_filter(int noise)
   return noise == MNF_NOISE_MEDIAN3 ? filter_v0_median : noise == MNF_NOISE_MEAN3 ? filter_v1_mean : difference_filter(noise);
 }
 
-/* z[m][k] -= offset[m] for the n pixels of rows of z ldz apart: the
- * centred output, Z = T^T X - T^T mean. */
-__global__ void subtract_offsets_kernel(float *z, long long ldz, long long n, const float *offset)
+__global__ void add_offsets_kernel(float *z, long long ldz, long long n, const float *offset)
 {
   long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < n) z[blockIdx.y * ldz + k] -= offset[blockIdx.y];
+  if (k < n) z[blockIdx.y * ldz + k] += offset[blockIdx.y];
+}
+
+void add_offsets(float *z, long long ldz, long long n, int rows, const float *offset, cudaStream_t s)
+{
+  add_offsets_kernel<<<dim3(ceil_div(n, 256), rows), 256, 0, s>>>(z, ldz, n, offset);
+  CUDA_CHECK_LAUNCH();
 }
 
 __global__ void to_float_kernel(const void *x, int type, long long n, float *out)
@@ -371,8 +375,8 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
   CUDA_CHECK(cudaMalloc(&p->d_x, slots * p->x_slot * p->esize));
   CUDA_CHECK(cudaMalloc(&p->d_f, f_floats * 4));
   if (!opt->stats_only) CUDA_CHECK(cudaMalloc(&p->d_z, slots * p->z_slot * 4));
-  CUDA_CHECK(cudaMalloc(&p->d_offset, (size_t)p->M * 4));
-  CUDA_CHECK(cudaMallocHost(&p->h_offset, (size_t)p->M * 4));
+  CUDA_CHECK(cudaMalloc(&p->d_offset, (size_t)(p->M + B) * 4));
+  CUDA_CHECK(cudaMallocHost(&p->h_offset, (size_t)(p->M + B) * 4));
   CUDA_CHECK(cudaMalloc(&p->d_t, (size_t)p->M * B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_shift, B * 4));
   CUDA_CHECK(cudaMalloc(&p->d_acc, (2 * B * B + 2 * B) * 8));
@@ -486,23 +490,26 @@ static void upload_transform(mnf_gpu_plan *p)
 {
   double *offset = (double *)malloc(sizeof(double) * p->M);
   if (!offset) abort(); /* M doubles */
-  mnf_component_offsets(&p->r, &p->opt, offset);
-  for (int m = 0; m < p->M; m++) {
-    p->h_offset[m] = (float)offset[m];
+  for (int m = 0; m < p->M; m++)
     for (int b = 0; b < p->B; b++) p->h_t[(size_t)m * p->B + b] = (float)p->r.transform[(size_t)b * p->B + m];
-  }
+  mnf_centring(p->h_t, p->M, p->B, p->opt.raw_output ? NULL : p->r.band_mean, NULL, p->h_offset + p->M, offset);
+  for (int m = 0; m < p->M; m++) p->h_offset[m] = (float)offset[m];
   free(offset);
   CUDA_CHECK(cudaMemcpyAsync(p->d_t, p->h_t, sizeof(float) * p->M * p->B, cudaMemcpyHostToDevice, p->compute));
-  CUDA_CHECK(cudaMemcpyAsync(p->d_offset, p->h_offset, sizeof(float) * p->M, cudaMemcpyHostToDevice, p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->d_offset, p->h_offset, sizeof(float) * (p->M + p->B), cudaMemcpyHostToDevice,
+                             p->compute));
 }
 
 /* S8 of n pixels of x into z (rows ldz apart), centred unless raw. */
 static void transform_chunk(mnf_gpu_plan *p, transform_launch transform, const gpu_matrix *x, float *z, long long ldz)
 {
-  transform(x, p->d_t, p->M, z, ldz, p->compute);
-  if (!p->opt.raw_output)
-    subtract_offsets_kernel<<<dim3(ceil_div(x->n, 256), p->M), 256, 0, p->compute>>>(z, ldz, x->n, p->d_offset);
-  CUDA_CHECK_LAUNCH();
+  if (p->opt.raw_output) {
+    transform(x, p->d_t, NULL, p->M, z, ldz, p->compute);
+    CUDA_CHECK_LAUNCH();
+    return;
+  }
+  transform(x, p->d_t, p->d_offset + p->M, p->M, z, ldz, p->compute);
+  add_offsets(z, ldz, x->n, p->M, p->d_offset, p->compute);
 }
 
 /* Filter rows [first, end) go with chunk c: each needs the row below it,

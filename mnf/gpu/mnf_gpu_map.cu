@@ -1,5 +1,5 @@
-/* apply, inverse and denoise on the GPU (mnf_gpu_map in mnf_gpu.h): out = A x
- * + offset for every pixel, streamed. Chunk c of pixel rows goes up into
+/* apply, inverse and denoise on the GPU (mnf_gpu_map in mnf_gpu.h): out =
+ * A (x - shift) + offset for every pixel, streamed. Chunk c of pixel rows goes up into
  * slot c % 2 once the transform of chunk c - 2 has read it, transform V3
  * (any type in, A as its T) and the offsets turn it into out_bands rows in
  * the slot's output buffer, and those go down on a third stream once chunk
@@ -14,12 +14,6 @@
 #include "mnf_internal.h"
 
 #define MAP_CHUNK_PIXELS 262144
-
-__global__ void add_offsets_kernel(float *z, long long n, const float *offset)
-{
-  long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (k < n) z[blockIdx.y * n + k] += offset[blockIdx.y];
-}
 
 static bool pin(const void *p, size_t bytes)
 {
@@ -46,14 +40,16 @@ extern "C" int mnf_gpu_map_chunked(const mnf_image *img, const mnf_map *m, long 
   const int chunks = (H + rows - 1) / rows;
   const size_t x_slot = (size_t)rows * W * B * esize, z_slot = (size_t)rows * W * O;
   char *d_x;
-  float *d_z, *d_a, *d_offset, *h_offset = (float *)malloc(sizeof(float) * O);
+  /* d_offset: the O offsets, then the B shifts. */
+  float *d_z, *d_a, *d_offset, *h_offset = (float *)malloc(sizeof(float) * (O + B));
   if (!h_offset) return mnf_fail(err, err_size, "out of memory");
   for (int o = 0; o < O; o++) h_offset[o] = (float)m->offset[o];
+  memcpy(h_offset + O, m->shift, sizeof(float) * B);
   bool pinned_in = pin(img->data, mnf_image_bytes(img)), pinned_out = pin(out, sizeof(float) * O * S);
   CUDA_CHECK(cudaMalloc(&d_x, 2 * x_slot));
   CUDA_CHECK(cudaMalloc(&d_z, 2 * z_slot * 4));
   CUDA_CHECK(cudaMalloc(&d_a, sizeof(float) * O * B));
-  CUDA_CHECK(cudaMalloc(&d_offset, sizeof(float) * O));
+  CUDA_CHECK(cudaMalloc(&d_offset, sizeof(float) * (O + B)));
   cudaStream_t up, work, down;
   cudaEvent_t start, stop, in[2], used[2], gone[2];
   CUDA_CHECK(cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking));
@@ -68,7 +64,7 @@ extern "C" int mnf_gpu_map_chunked(const mnf_image *img, const mnf_map *m, long 
   }
   CUDA_CHECK(cudaEventRecord(start, up));
   CUDA_CHECK(cudaMemcpyAsync(d_a, m->a, sizeof(float) * O * B, cudaMemcpyHostToDevice, up));
-  CUDA_CHECK(cudaMemcpyAsync(d_offset, h_offset, sizeof(float) * O, cudaMemcpyHostToDevice, up));
+  CUDA_CHECK(cudaMemcpyAsync(d_offset, h_offset, sizeof(float) * (O + B), cudaMemcpyHostToDevice, up));
   for (int c = 0; c < chunks; c++) {
     const int slot = c % 2, row0 = c * rows, n_rows = H - row0 < rows ? H - row0 : rows;
     const long long n = (long long)n_rows * W;
@@ -81,9 +77,8 @@ extern "C" int mnf_gpu_map_chunked(const mnf_image *img, const mnf_map *m, long 
     CUDA_CHECK(cudaStreamWaitEvent(work, in[slot], 0));
     if (c >= 2) CUDA_CHECK(cudaStreamWaitEvent(work, gone[slot], 0));
     gpu_matrix xm = {x, img->data_type, B, n, n};
-    transform_v3_registers(&xm, d_a, O, z, n, work);
-    add_offsets_kernel<<<dim3(ceil_div(n, 256), O), 256, 0, work>>>(z, n, d_offset);
-    CUDA_CHECK_LAUNCH();
+    transform_v3_registers(&xm, d_a, d_offset + O, O, z, n, work);
+    add_offsets(z, n, n, O, d_offset, work);
     CUDA_CHECK(cudaEventRecord(used[slot], work));
     CUDA_CHECK(cudaStreamWaitEvent(down, used[slot], 0));
     CUDA_CHECK(cudaMemcpy2DAsync(out + (size_t)row0 * W, S * 4, z, n * 4, n * 4, O, cudaMemcpyDeviceToHost, down));

@@ -10,17 +10,19 @@
 __constant__ float c_t[CONST_FLOATS];
 
 template <typename T>
-__global__ void transform_v1_kernel(gpu_matrix x, int components, float *z, long long ldz)
+__global__ void transform_v1_kernel(gpu_matrix x, const float *shift, int components, float *z, long long ldz)
 {
   long long k = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   int m = blockIdx.y;
   if (k >= x.n || m >= components) return;
   float acc = 0.0f;
-  for (int b = 0; b < x.bands; b++) acc += c_t[m * x.bands + b] * load_as_float<T>(x.data, b * x.ld + k);
+  for (int b = 0; b < x.bands; b++)
+    acc += c_t[m * x.bands + b] * (load_as_float<T>(x.data, b * x.ld + k) - (shift ? shift[b] : 0.0f));
   z[m * ldz + k] = acc;
 }
 
-void transform_v1_constant(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s)
+void transform_v1_constant(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                           long long ldz, cudaStream_t s)
 {
   int group = CONST_FLOATS / x->bands;
   for (int m0 = 0; m0 < components; m0 += group) {
@@ -29,6 +31,6 @@ void transform_v1_constant(const gpu_matrix *x, const float *t, int components, 
                                        cudaMemcpyDeviceToDevice, s));
     dim3 grid(ceil_div(x->n, 256), count);
     float *zg = z + m0 * ldz;
-    MNF_DISPATCH_TYPE(x->type, (transform_v1_kernel<T><<<grid, 256, 0, s>>>(*x, count, zg, ldz)));
+    MNF_DISPATCH_TYPE(x->type, (transform_v1_kernel<T><<<grid, 256, 0, s>>>(*x, shift, count, zg, ldz)));
   }
 }

@@ -25,7 +25,7 @@ __global__ void transpose_group_kernel(const float *t, int bands, int m0, int co
 
 /* components: how many this launch computes (the row length of c_t). */
 template <typename T>
-__global__ void transform_v2_kernel(gpu_matrix x, int components, float *z, long long ldz)
+__global__ void transform_v2_kernel(gpu_matrix x, const float *shift, int components, float *z, long long ldz)
 {
   __shared__ float tile[BAND_TILE][THREADS];
   long long k = (long long)blockIdx.x * THREADS + threadIdx.x;
@@ -33,7 +33,9 @@ __global__ void transform_v2_kernel(gpu_matrix x, int components, float *z, long
   float acc[GROUP] = {};
   for (int b0 = 0; b0 < x.bands; b0 += BAND_TILE) {
     int nb = min(BAND_TILE, x.bands - b0);
-    for (int b = 0; b < nb; b++) tile[b][threadIdx.x] = k < x.n ? load_as_float<T>(x.data, (b0 + b) * x.ld + k) : 0.0f;
+    for (int b = 0; b < nb; b++)
+      tile[b][threadIdx.x] =
+          k < x.n ? load_as_float<T>(x.data, (b0 + b) * x.ld + k) - (shift ? shift[b0 + b] : 0.0f) : 0.0f;
     __syncthreads();
     for (int b = 0; b < nb; b++) {
       float v = tile[b][threadIdx.x];
@@ -49,13 +51,14 @@ __global__ void transform_v2_kernel(gpu_matrix x, int components, float *z, long
     if (m0 + m < components) z[(m0 + m) * ldz + k] = acc[m];
 }
 
-void transform_v2_shared(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s)
+void transform_v2_shared(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                         long long ldz, cudaStream_t s)
 {
   /* Whole groups of GROUP components per constant-memory load; with more
    * than 1024 bands not even one group fits, and V1 does the work. */
   int per_load = CONST_FLOATS / x->bands / GROUP * GROUP;
   if (per_load < GROUP) {
-    transform_v1_constant(x, t, components, z, ldz, s);
+    transform_v1_constant(x, t, shift, components, z, ldz, s);
     return;
   }
   for (int m0 = 0; m0 < components; m0 += per_load) {
@@ -66,6 +69,6 @@ void transform_v2_shared(const gpu_matrix *x, const float *t, int components, fl
     CUDA_CHECK(cudaMemcpyToSymbolAsync(c_t, staging, sizeof(float) * count * x->bands, 0, cudaMemcpyDeviceToDevice, s));
     dim3 grid(ceil_div(x->n, THREADS), ceil_div(count, GROUP));
     float *zg = z + m0 * ldz;
-    MNF_DISPATCH_TYPE(x->type, (transform_v2_kernel<T><<<grid, THREADS, 0, s>>>(*x, count, zg, ldz)));
+    MNF_DISPATCH_TYPE(x->type, (transform_v2_kernel<T><<<grid, THREADS, 0, s>>>(*x, shift, count, zg, ldz)));
   }
 }

@@ -21,10 +21,11 @@
 /* z rows m0 .. m0 + count - 1, count <= MT; T's rows past count are staged
  * as zeros, so the inner loop needs no bounds. */
 template <typename T, int MT>
-__global__ void __launch_bounds__(THREADS) transform_v3_kernel(gpu_matrix x, const float *t, int m0, int count, float *z,
-                                                               long long ldz)
+__global__ void __launch_bounds__(THREADS) transform_v3_kernel(gpu_matrix x, const float *t, const float *shift, int m0,
+                                                               int count, float *z, long long ldz)
 {
   __shared__ __align__(16) float ts[BAND_TILE][MT];
+  __shared__ float shift_s[BAND_TILE];
   const long long k0 = (long long)blockIdx.x * THREADS * PIXELS + threadIdx.x;
   const T *data = static_cast<const T *>(x.data);
   float acc[PIXELS][MT] = {};
@@ -35,6 +36,7 @@ __global__ void __launch_bounds__(THREADS) transform_v3_kernel(gpu_matrix x, con
       int b = i / MT, m = i % MT;
       ts[b][m] = b < nb && m < count ? t[(long long)(m0 + m) * x.bands + b0 + b] : 0.0f;
     }
+    if (threadIdx.x < BAND_TILE) shift_s[threadIdx.x] = shift && threadIdx.x < nb ? shift[b0 + threadIdx.x] : 0.0f;
     __syncthreads();
 #pragma unroll 4
     for (int b = 0; b < nb; b++) {
@@ -42,7 +44,7 @@ __global__ void __launch_bounds__(THREADS) transform_v3_kernel(gpu_matrix x, con
 #pragma unroll
       for (int p = 0; p < PIXELS; p++) {
         long long k = k0 + p * THREADS;
-        v[p] = k < x.n ? (float)data[(b0 + b) * x.ld + k] : 0.0f;
+        v[p] = k < x.n ? (float)data[(b0 + b) * x.ld + k] - shift_s[b] : 0.0f;
       }
 #pragma unroll
       for (int m = 0; m < MT; m += 4) {
@@ -68,21 +70,23 @@ __global__ void __launch_bounds__(THREADS) transform_v3_kernel(gpu_matrix x, con
 }
 
 template <typename T>
-static void launch_group(const gpu_matrix *x, const float *t, int m0, int count, float *z, long long ldz, cudaStream_t s)
+static void launch_group(const gpu_matrix *x, const float *t, const float *shift, int m0, int count, float *z,
+                         long long ldz, cudaStream_t s)
 {
   dim3 grid(ceil_div(x->n, THREADS * PIXELS));
   /* The smallest register tile that holds the group: 20 components run as 24, not 32. */
-  if (count <= 8) transform_v3_kernel<T, 8><<<grid, THREADS, 0, s>>>(*x, t, m0, count, z, ldz);
-  else if (count <= 16) transform_v3_kernel<T, 16><<<grid, THREADS, 0, s>>>(*x, t, m0, count, z, ldz);
-  else if (count <= 24) transform_v3_kernel<T, 24><<<grid, THREADS, 0, s>>>(*x, t, m0, count, z, ldz);
-  else transform_v3_kernel<T, MAX_GROUP><<<grid, THREADS, 0, s>>>(*x, t, m0, count, z, ldz);
+  if (count <= 8) transform_v3_kernel<T, 8><<<grid, THREADS, 0, s>>>(*x, t, shift, m0, count, z, ldz);
+  else if (count <= 16) transform_v3_kernel<T, 16><<<grid, THREADS, 0, s>>>(*x, t, shift, m0, count, z, ldz);
+  else if (count <= 24) transform_v3_kernel<T, 24><<<grid, THREADS, 0, s>>>(*x, t, shift, m0, count, z, ldz);
+  else transform_v3_kernel<T, MAX_GROUP><<<grid, THREADS, 0, s>>>(*x, t, shift, m0, count, z, ldz);
 }
 
-void transform_v3_registers(const gpu_matrix *x, const float *t, int components, float *z, long long ldz, cudaStream_t s)
+void transform_v3_registers(const gpu_matrix *x, const float *t, const float *shift, int components, float *z,
+                            long long ldz, cudaStream_t s)
 {
   if (x->n <= 0) return;
   for (int m0 = 0; m0 < components; m0 += MAX_GROUP) {
     int count = components - m0 < MAX_GROUP ? components - m0 : MAX_GROUP;
-    MNF_DISPATCH_TYPE(x->type, (launch_group<T>(x, t, m0, count, z, ldz, s)));
+    MNF_DISPATCH_TYPE(x->type, (launch_group<T>(x, t, shift, m0, count, z, ldz, s)));
   }
 }
