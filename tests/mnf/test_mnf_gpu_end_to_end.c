@@ -169,7 +169,13 @@ int main(void)
   CHECK(synth_generate(&p, &img, &pinned) == 0);
   int impls[] = {MNF_IMPL_GPU, MNF_IMPL_GPU_NAIVE, MNF_IMPL_CUBLAS, MNF_IMPL_CUBLAS_GEMM};
   for (int i = 0; i < 4; i++)
-    for (int noise = MNF_NOISE_MEDIAN3; noise < MNF_NOISES; noise++) compare(impls[i], noise, &img, -1);
+    for (int noise = MNF_NOISE_MEDIAN3; noise < MNF_NOISES; noise++) {
+      /* Under the sanitizer the cuBLAS baselines run once: their time goes
+       * to checking the library's own kernels. */
+      bool library = impls[i] == MNF_IMPL_CUBLAS || impls[i] == MNF_IMPL_CUBLAS_GEMM;
+      if (test_small_sizes() && library && noise != MNF_NOISE_MEAN3) continue;
+      compare(impls[i], noise, &img, -1);
+    }
   for (int noise = MNF_NOISE_MEDIAN3; noise < MNF_NOISES; noise++) {
     /* Under the sanitizer, one noise of each filter kernel: median3, mean3
      * (the shared-memory tile) and diag (the difference kernel); each

@@ -265,6 +265,8 @@ int main(void)
       check_filter("filter_shift", filter_shift, MNF_NOISE_SHIFT, &s, row0, nrows);
       check_filter("filter_diag", filter_diag, MNF_NOISE_DIAG, &s, row0, nrows);
       for (int shift = 0; shift < 2; shift++) {
+        /* Under the sanitizer (seconds a call) the shift goes with the part. */
+        if (test_small_sizes() && shift != part) continue;
         check_cov("cov_v0_naive", cov_v0_naive, &s, row0, nrows, shift);
         check_cov("cov_v1_shared_reduce", cov_v1_shared_reduce, &s, row0, nrows, shift);
         check_cov("cov_v2_registers", cov_v2_registers, &s, row0, nrows, shift);
