@@ -128,6 +128,15 @@ typedef struct access_info {
   int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no loop-carried counter) */
   int loop_count;
   unsigned line, column;
+  int region;                    /* kernel_ctx's region at the access */
+  /* A field of an aligned 8- or 16-byte record of equal fields (float4's
+   * x): the record's size, the field's offset in it, the record's offset.
+   * When a few statements touch every field alike, nvcc makes one vector
+   * access of them: merge_vector_fields keeps one access of the record's
+   * width and marks the others merged (no check sees them). */
+  long long vec_size, vec_field;
+  poly vec_base;
+  bool merged;
 } access_info;
 
 typedef struct file_ctx file_ctx;
@@ -155,6 +164,7 @@ typedef struct kernel_ctx {
   array_info *arrays; int array_count, array_cap;
   access_info *accesses; int access_count, access_cap;
   int loop_stack[MAX_LOOPS]; int loop_depth;
+  int region;                    /* which straight-line stretch the walk is in: new at every branch */
   CXCursor call_stack[MAX_INLINE]; int call_depth;
   const template_args *targs;    /* the instantiation analysed, or NULL */
   /* The block modelled: the launch's shape, or the documented default

@@ -219,7 +219,7 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
   const access_info *first = NULL, *first_read = NULL;
   for (int i = 0; i < k->access_count; i++) {
     const access_info *x = &k->accesses[i];
-    if (x->array != ai) continue;
+    if (x->array != ai || x->merged) continue;
     if (x->off.unknown) return;
     if (!first) first = x;
     else if (!poly_equal(&first->off, &x->off)) {

@@ -5,12 +5,57 @@
 
 #include <string.h>
 
+static bool same_vector(const access_info *a, const access_info *b) {
+  /* one straight-line region (nvcc merges within a basic block), a few
+   * statements apart */
+  unsigned lo = a->line < b->line ? a->line : b->line, hi = a->line < b->line ? b->line : a->line;
+  return !b->merged && b->vec_size == a->vec_size && b->array == a->array && b->write == a->write &&
+         b->read == a->read && b->region == a->region && hi - lo <= 8 && poly_equal(&b->vec_base, &a->vec_base);
+}
+
+static void shift_lanes(lane_model *m, long long bytes) {
+  if (m->kind == LANE_CONCRETE)
+    for (int l = 0; l < 32; l++) m->offset[l] -= bytes;
+}
+
+/* t[i].x = ..; t[i].y = ..; t[i].z = ..; t[i].w = .. on a float4: when
+ * every field of one record is accessed alike, the first access becomes
+ * the record's (its width, its offset) and the others are merged away, as
+ * nvcc's one 16-byte access (shmembench's stores, REALCODE.md). */
+static void merge_vector_fields(kernel_ctx *k) {
+  for (int i = 0; i < k->access_count; i++) {
+    access_info *x = &k->accesses[i];
+    if (!x->vec_size || x->merged || x->off.unknown) continue;
+    unsigned covered = 1u << (x->vec_field / x->width);
+    unsigned all = (1u << (x->vec_size / x->width)) - 1;
+    for (int j = i + 1; j < k->access_count; j++)
+      if (same_vector(x, &k->accesses[j]))
+        covered |= 1u << (k->accesses[j].vec_field / k->accesses[j].width);
+    if (covered != all) continue;
+    unsigned kept = 1u << (x->vec_field / x->width);
+    for (int j = i + 1; j < k->access_count; j++) {
+      access_info *y = &k->accesses[j];
+      if (!same_vector(x, y)) continue;
+      unsigned bit = 1u << (y->vec_field / y->width);
+      if (kept & bit) continue;      /* a second pass over the same field stays an access of its own */
+      kept |= bit;
+      y->merged = true;
+    }
+    shift_lanes(&x->lanes, x->vec_field);
+    shift_lanes(&x->padded, x->vec_field);
+    x->off = x->vec_base;
+    x->width = x->vec_size;
+    x->vec_size = 0;
+  }
+}
+
 /* Every registered check over every access of its space, then over every
  * array of its space. */
 static void run_checks(kernel_ctx *k) {
   size_t first = k->res->finding_count;
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
+    if (x->merged) continue;
     for (size_t c = 0; c < wl_check_count; c++)
       if (wl_checks[c].on_access && wl_checks[c].space == k->arrays[x->array].space) wl_checks[c].on_access(k, x);
   }
@@ -160,6 +205,7 @@ static void analyze_one(file_ctx *fc, CXCursor fn, CXCursor body, const launch_i
   }
   model_block(&k, fc, fn, body, launch);
   walk_kernel(&k, fn, body);
+  merge_vector_fields(&k);
   run_checks(&k);
   for (int i = 0; i < k.array_count; i++) {
     if (inventory) classify(&k, &k.arrays[i], fc->res);

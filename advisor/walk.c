@@ -404,6 +404,36 @@ static bool record_access(kernel_ctx *k, CXCursor c, int mode) {
   return record_address(k, c, a, mode);
 }
 
+static enum CXVisitorResult field_width(CXCursor field, CXClientData d) {
+  long long *widths = d;                 /* [0]: the first field's size, [1]: fields, [2]: all equal */
+  long long w = type_size(clang_getCursorType(field));
+  if (widths[1]++ == 0) widths[0] = w;
+  if (w != widths[0] || w <= 0) widths[2] = 0;
+  return CXVisit_Continue;
+}
+
+/* Sets x's vec_* when c is a field of an aligned record of 8 or 16 bytes
+ * made of equal fields (float2, float4, int4, an __align__(16) struct of four
+ * floats): the shapes nvcc can move in one access. */
+static void note_vector_field(CXCursor c, access_info *x) {
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  long long field;
+  if (clang_getCursorKind(s) != CXCursor_MemberRefExpr || l.n != 1 || !member_offset(s, &field)) return;
+  CXType record = clang_getCanonicalType(clang_getCursorType(l.c[0]));
+  if (is_pointer_type(record)) record = clang_getCanonicalType(clang_getPointeeType(record));
+  long long size = clang_Type_getSizeOf(record), align = clang_Type_getAlignOf(record);
+  if (record.kind != CXType_Record || (size != 8 && size != 16) || align != size) return;
+  long long widths[3] = {0, 0, 1};
+  clang_Type_visitFields(record, field_width, widths);
+  if (!widths[2] || widths[0] != x->width || widths[0] * widths[1] != size) return;
+  poly f;
+  poly_const(&f, field);
+  poly_add(&x->vec_base, &x->off, &f, -1);
+  x->vec_size = size;
+  x->vec_field = field;
+}
+
 /* The access c makes at address a (c's own, or a getter's field of it). */
 static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode) {
   walk_address_parts(k, c);
@@ -426,6 +456,7 @@ static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode) {
   x->unroll_known = address_unroll_known(k, c);
   x->loop_count = k->loop_depth;
   memcpy(x->loops, k->loop_stack, sizeof k->loop_stack);
+  x->region = k->region;
   CXCursor at = strip(c);
   while (clang_getCursorKind(at) == CXCursor_ArraySubscriptExpr || clang_getCursorKind(at) == CXCursor_MemberRefExpr) {
     child_list l = children(at);
@@ -433,6 +464,7 @@ static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode) {
     at = strip(l.c[0]);
   }
   location_of(clang_getCursorKind(at) == CXCursor_DeclRefExpr ? at : c, &x->line, &x->column);
+  note_vector_field(c, x);
   model_access(k, c, x, &x->lanes);
   if (arr->space == SP_GLOBAL && read && k->loop_depth > 0)   /* what S_5 asks about */
     x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
@@ -560,10 +592,12 @@ static void walk_if(kernel_ctx *k, CXCursor c) {
   int count = k->var_count;
   var_state *before = snapshot(k);
   for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & t[w];
+  k->region++;
   walk(k, then_s, 0);
   var_state *after_then = snapshot(k);
   restore(k, before, count);
   for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & f[w];
+  k->region++;
   if (has_else) walk(k, l.c[cond + 2], 0);
   bool then_exits = exits(then_s), else_exits = has_else && exits(l.c[cond + 2]);
   if (then_exits && !else_exits) {
@@ -797,6 +831,7 @@ static void walk_loop(kernel_ctx *k, CXCursor c) {
   bool pushed = k->loop_depth < MAX_LOOPS;   /* deeper nests share the innermost slot */
   if (pushed) k->loop_stack[k->loop_depth++] = counter_atom;
   if (kind != CXCursor_DoStmt && !clang_Cursor_isNull(cond)) walk(k, cond, M_READ | M_NOESCAPE);
+  k->region++;
   walk(k, body, 0);
   if (!clang_Cursor_isNull(inc)) walk(k, inc, 0);
   if (kind == CXCursor_DoStmt) walk(k, cond, M_READ | M_NOESCAPE);
@@ -1094,16 +1129,22 @@ static void walk(kernel_ctx *k, CXCursor c, int mode) {
   case CXCursor_CompoundStmt:
     walk_compound(k, c);
     return;
+  /* each branch starts a region and so does what follows it */
   case CXCursor_IfStmt:
     walk_if(k, c);
+    k->region++;
     return;
   case CXCursor_ForStmt:
   case CXCursor_WhileStmt:
   case CXCursor_DoStmt:
+    k->region++;
     walk_loop(k, c);
+    k->region++;
     return;
   case CXCursor_SwitchStmt:
+    k->region++;
     walk_switch(k, c);
+    k->region++;
     return;
   case CXCursor_VarDecl:
     walk_decl(k, c);
