@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2034,SC2154  # sourced: uses the caller's $here, sets $lists and $data for it
 # Sourced by the real-code scripts: which corpus they work on. CORPUS in the
 # environment names one (a folder of advisor/realcode/ with its own
 # corpus.tsv, known.tsv and judged*.tsv, e.g. CORPUS=fresh); unset, the
