@@ -2,7 +2,9 @@
 # warplint over every file of the real-code corpus (layout.sh, files.sh), one
 # process per file, beside nvcc's verdict on the same file (nvcc.sh):
 #   advisor/realcode/evaluate.sh BUILD_DIR toolkit|shim [JOBS]
-# (ONLY=REGEX in the environment: only the files whose line of files.sh matches)
+# (ONLY=REGEX in the environment: only the files whose line of files.sh matches;
+# CORPUS=NAME: the corpus of advisor/realcode/NAME/, results under
+# .realcode/NAME/ instead of .realcode/, see corpus.sh)
 # toolkit: the CUDA toolkit's headers (warplint's default where one is
 # installed); shim: the stand-in headers (--shim), as on a machine without
 # one. Writes .realcode/eval-MODE/:
@@ -16,13 +18,14 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/corpus.sh"
 build=$(cd "${1:?usage: evaluate.sh BUILD_DIR toolkit|shim [JOBS]}" && pwd)
 mode=${2:?usage: evaluate.sh BUILD_DIR toolkit|shim [JOBS]}
 jobs=${3:-2}
 case $mode in toolkit) headers="" ;; shim) headers="--shim" ;; *) echo "evaluate: mode is toolkit or shim" >&2; exit 2 ;; esac
 cd "$root"
-[ -s .realcode/nvcc.tsv ] || { echo "evaluate: run advisor/realcode/nvcc.sh first" >&2; exit 1; }
-dest=.realcode/eval-$mode
+[ -s "$data/nvcc.tsv" ] || { echo "evaluate: run advisor/realcode/nvcc.sh first" >&2; exit 1; }
+dest=$data/eval-$mode
 rm -rf "$dest"
 mkdir -p "$dest/out"
 
@@ -42,7 +45,7 @@ mkdir -p "$dest/out"
 for status in "$dest"/out/*.status; do
   out=${status%.status}
   IFS='	' read -r path rc secs < "$status"
-  nvcc_rc=$(awk -F'\t' -v p="$path" '$1 == p { print $2; exit }' .realcode/nvcc.tsv)
+  nvcc_rc=$(awk -F'\t' -v p="$path" '$1 == p { print $2; exit }' "$data/nvcc.tsv")
   summary=$(grep '^warplint: ' "$out" | tail -1 || true)
   kernels=$(echo "$summary" | sed -n 's/.*analysed (\([0-9]*\) kernel.*/\1/p')
   skipped_kernels=$(echo "$summary" | sed -n 's/.*, \([0-9]*\) kernels\{0,1\} skipped.*/\1/p')

@@ -2,10 +2,12 @@
 # Prints one line per .cu file of the laid-out corpus (layout.sh):
 #   <code base> TAB <path from the repository root> TAB <-I flags>
 # Sourced by nvcc.sh and evaluate.sh; sorted, so runs are comparable.
+# CORPUS=NAME: the corpus of advisor/realcode/NAME/ (corpus.sh).
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
-  base=.realcode/$name
+. "$here/corpus.sh"
+grep -v '^#' "$lists/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+  base=$data/$name
   [ -d "$root/$base" ] || { echo "files: $name is not laid out (run advisor/realcode/layout.sh)" >&2; continue; }
   flags=""
   if [ "$includes" != "-" ]; then

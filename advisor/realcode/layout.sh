@@ -3,14 +3,17 @@
 # snapshots that the search tool's fetch brought (bare git folders), into
 # .realcode/<name>/ at the repository root (git-ignored).
 #   advisor/realcode/layout.sh [MIRROR [NAME]]   (default /work/.mirror; NAME: that code base only)
+# CORPUS=NAME: the code bases of advisor/realcode/NAME/corpus.tsv, laid out
+# into .realcode/NAME/ (corpus.sh).
 set -euf  # -f: the patterns below are for git, not the shell
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/corpus.sh"
 mirror=${1:-/work/.mirror}
-dest=$root/.realcode
+dest=$root/$data
 source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc *.txt *.cmake *.ll"
 mkdir -p "$dest"
-grep -v '^#' "$here/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+grep -v '^#' "$lists/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
   [ -z "${2:-}" ] || [ "$name" = "$2" ] || continue
   git_dir=$mirror/$(echo "$repo" | tr / +)/repo
   if [ ! -d "$git_dir" ]; then

@@ -7,13 +7,16 @@
 # Results are kept: a file already in nvcc.tsv is not compiled again (the
 # code bases are fixed snapshots), so reruns cost nothing.
 #   advisor/realcode/nvcc.sh [JOBS]      (default 2)
+# CORPUS=NAME: the corpus of advisor/realcode/NAME/, verdicts in
+# .realcode/NAME/nvcc.tsv (corpus.sh).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+. "$here/corpus.sh"
 cd "$root"
 jobs=${1:-2}
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-out=.realcode/nvcc.tsv
+out=$data/nvcc.tsv
 touch "$out"
 "$here/files.sh" | while IFS='	' read -r name path flags; do
   grep -q "^$path	" "$out" || printf '%s\t%s\n' "$path" "$flags"

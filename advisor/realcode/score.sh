@@ -11,11 +11,15 @@
 # counted apart); recall counts the known anti-patterns warplint reports on
 # their line with their rule, in an evaluation's findings (evaluate.sh).
 #   advisor/realcode/score.sh [toolkit|shim]     (default toolkit)
+# CORPUS=NAME: the judgements and known list of advisor/realcode/NAME/ and
+# that corpus's evaluation (corpus.sh).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-findings=$root/.realcode/eval-${1:-toolkit}/findings.tsv
-for judged in "$here"/judged*.tsv; do
+. "$here/corpus.sh"
+findings=$root/$data/eval-${1:-toolkit}/findings.tsv
+for judged in "$lists"/judged*.tsv; do
+[ -e "$judged" ] || continue
 echo "Precision per rule ($(basename "$judged")):"
 echo
 echo "| rule | judged | right | wrong | unclear | precision |"
@@ -35,4 +39,4 @@ awk -F'\t' 'NR == FNR { hit[$1 "\t" $2 "\t" $4] = 1; next }
   { total[$3]++; all++; if (($1 "\t" $2 "\t" $3) in hit) { found[$3]++; f++ } else missed = missed sprintf("  missed: %s:%s %s %s\n", $1, $2, $3, $4) }
   END { print "| rule | known | found | recall |"; print "| --- | ---: | ---: | ---: |"
         for (r in total) printf "| %s | %d | %d | %.2f |\n", r, total[r], found[r], found[r] / total[r]
-        printf "| all | %d | %d | %.3f |\n", all, f, f / all; printf "%s", missed }' "$findings" "$here/known.tsv"
+        printf "| all | %d | %d | %.3f |\n", all, f, f / all; printf "%s", missed }' "$findings" "$lists/known.tsv"

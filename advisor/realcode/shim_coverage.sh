@@ -9,8 +9,12 @@
 #   advisor/realcode/shim_coverage.sh [JOBS]   (default 2)
 # WARPLINT names the binary (default build/bin/warplint); REALCODE_ROOT the
 # checkout holding .realcode/ (default this one); SHIM_TSV the output.
+# CORPUS=NAME: the corpus of advisor/realcode/NAME/ (corpus.sh), output
+# .realcode/NAME/shim.tsv.
 set -eu
-root=${REALCODE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+here=$(cd "$(dirname "$0")" && pwd)
+root=${REALCODE_ROOT:-$(cd "$here/../.." && pwd)}
+. "$here/corpus.sh"
 warplint=${WARPLINT:-$root/build/bin/warplint}
 cd "$root"
 # A sysroot that is / without /usr/local, so that CUDA headers installed
@@ -20,9 +24,9 @@ sysroot=$(mktemp -d)
 trap 'rm -rf "$sysroot"' EXIT
 mkdir "$sysroot/usr"
 for d in lib lib64 usr/include usr/lib usr/lib64; do [ ! -e "/$d" ] || ln -s "/$d" "$sysroot/$d"; done
-out=${SHIM_TSV:-.realcode/shim.tsv}
+out=${SHIM_TSV:-$data/shim.tsv}
 "$root/advisor/realcode/files.sh" | awk -F'\t' 'NR == FNR { if ($2 == 0) ok[$1] = 1; next }
-                                $2 in ok { printf "%s\t%s\n", $2, $3 }' .realcode/nvcc.tsv - |
+                                $2 in ok { printf "%s\t%s\n", $2, $3 }' "$data/nvcc.tsv" - |
   tr '\n' '\0' | xargs -0 -r -P "${1:-2}" -n 1 sh -c '
   path=$(printf "%s" "$2" | cut -f1); flags=$(printf "%s" "$2" | cut -f2)
   # shellcheck disable=SC2086

@@ -1,18 +1,21 @@
 #!/bin/sh
 # The summary table of an evaluation (evaluate.sh), per code base and in all:
 #   advisor/realcode/summary.sh toolkit|shim
+# (CORPUS=NAME: the corpus of advisor/realcode/NAME/, see corpus.sh)
 set -eu
-root=$(cd "$(dirname "$0")/../.." && pwd)
-results=$root/.realcode/eval-${1:?usage: summary.sh toolkit|shim}/results.tsv
-findings=$root/.realcode/eval-$1/findings.tsv
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/corpus.sh"
+results=$root/$data/eval-${1:?usage: summary.sh toolkit|shim}/results.tsv
+findings=$root/$data/eval-$1/findings.tsv
 [ -s "$results" ] || { echo "summary: no $results (run evaluate.sh)" >&2; exit 1; }
 
 echo "warplint on real code, headers: $1"
 echo
 echo "| code base | .cu files | nvcc accepts | parsed clean | analysed (parse errors outside kernels tolerated) | skipped | crashes | hangs | kernels analysed | kernels skipped | s/file (median) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-awk -F'\t' '
-  function base(p) { split(p, a, "/"); return a[2] }
+awk -F'\t' -v data="$data" '
+  function base(p) { split(substr(p, length(data) + 2), a, "/"); return a[1] }
   function median(list, n,   i, j, t, v) {
     split(list, v, " ")
     for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
