@@ -108,6 +108,14 @@ static void eval_decl_ref(kernel_ctx *k, CXCursor c, poly *out) {
     if (template_value(k, d, &value)) poly_const(out, value);
     else poly_atom(out, add_atom(k, ATOMK_TEMPLATE, d, name));
     break;
+  case CXCursor_VarDecl:
+    /* a __constant__ scalar: the host sets it, every thread of the grid
+     * reads the one value, as a parameter's (pitch_c in z * pitch_c + x) */
+    if (has_attr(d, CXCursor_CUDAConstantAttr) && clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_ConstantArray)
+      poly_atom(out, add_atom(k, ATOMK_PARAM, d, name));
+    else
+      poly_unknown(out, false);
+    break;
   default:
     poly_unknown(out, false);
     break;

@@ -19,9 +19,10 @@ static void shift_lanes(lane_model *m, long long bytes) {
 }
 
 /* t[i].x = ..; t[i].y = ..; t[i].z = ..; t[i].w = .. on a float4: when
- * every field of one record is accessed alike, the first access becomes
- * the record's (its width, its offset) and the others are merged away, as
- * nvcc's one 16-byte access (shmembench's stores, REALCODE.md). */
+ * every field of one record is stored alike, or two or more are read, the
+ * first access becomes the record's (its width, its offset) and the others
+ * are merged away, as nvcc's one 16-byte access (shmembench's stores,
+ * n_body's reads of x, y and z, REALCODE.md). */
 static void merge_vector_fields(kernel_ctx *k) {
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
@@ -31,7 +32,9 @@ static void merge_vector_fields(kernel_ctx *k) {
     for (int j = i + 1; j < k->access_count; j++)
       if (same_vector(x, &k->accesses[j]))
         covered |= 1u << (k->accesses[j].vec_field / k->accesses[j].width);
-    if (covered != all) continue;
+    /* a store must cover the element (a 16-byte store of three fields would
+     * write the fourth); a load of two or more fields may read it whole */
+    if (x->write ? covered != all : __builtin_popcount(covered) < 2) continue;
     unsigned kept = 1u << (x->vec_field / x->width);
     for (int j = i + 1; j < k->access_count; j++) {
       access_info *y = &k->accesses[j];

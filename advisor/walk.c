@@ -198,10 +198,15 @@ static bool lane_part_equal(const poly *a, const poly *b) {
 }
 
 /* The lane-varying part of p plus a new uniform unknown. */
-static void lane_part_plus_unknown(kernel_ctx *k, const poly *p, const char *name, poly *out) {
+/* per_block: the uniform part may differ between blocks (the branch's
+ * condition or an arm depends on a block index), so it is not the same for
+ * the grid (C_2 asks). */
+static void lane_part_plus_unknown(kernel_ctx *k, const poly *p, const char *name, bool per_block, poly *out) {
   poly lane, rest, u;
   poly_split(p, ATOM_BX, &lane, &rest);
-  poly_atom(&u, fresh_atom(k, ATOMK_UNIFORM, name));
+  int atom = fresh_atom(k, ATOMK_UNIFORM, name);
+  k->atoms[atom].per_block = per_block || uses_index_atoms(k, &rest);
+  poly_atom(&u, atom);
   poly_add(out, &lane, &u, 1);
 }
 
@@ -212,7 +217,7 @@ static void escape_pointer(kernel_ctx *k, const var_state *s) {
 /* What a variable holds after two paths meet. On a warp-uniform branch two
  * values with the same lane-varying part differ by a uniform amount; on a
  * divergent one, or otherwise, the value is no longer known. */
-static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, bool divergent) {
+static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, bool divergent, bool per_block) {
   char name[64];
   char *var = cx_take(clang_getCursorSpelling(k->vars[v].decl));
   snprintf(name, sizeof name, "%s'", var);
@@ -220,7 +225,8 @@ static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, b
   if (k->vars[v].pointer) {
     if (a->array == b->array && poly_equal(&a->offset, &b->offset)) return;
     if (!divergent && a->array == b->array && a->array >= 0 && lane_part_equal(&a->offset, &b->offset)) {
-      lane_part_plus_unknown(k, &a->offset, name, &a->offset);
+      per_block = per_block || uses_index_atoms(k, &b->offset);
+      lane_part_plus_unknown(k, &a->offset, name, per_block, &a->offset);
       a->expr = clang_getNullCursor();
       return;
     }
@@ -237,7 +243,8 @@ static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, b
     return;
   }
   if (!divergent && lane_part_equal(&a->value, &b->value)) {
-    lane_part_plus_unknown(k, &a->value, name, &a->value);
+    per_block = per_block || uses_index_atoms(k, &b->value);
+    lane_part_plus_unknown(k, &a->value, name, per_block, &a->value);
     a->expr = clang_getNullCursor();
     a->unroll_known = false;
     return;
@@ -249,8 +256,30 @@ static void join_state(kernel_ctx *k, int v, var_state *a, const var_state *b, b
   a->value.data_dependent = loaded;
 }
 
-static void join(kernel_ctx *k, const var_state *other, int count, bool divergent) {
-  for (int v = 0; v < count; v++) join_state(k, v, &k->env[v], &other[v], divergent);
+static void join(kernel_ctx *k, const var_state *other, int count, bool divergent, bool per_block) {
+  for (int v = 0; v < count; v++) join_state(k, v, &k->env[v], &other[v], divergent, per_block);
+}
+
+/* Whether a branch condition may come out differently in different blocks:
+ * a compared value depends on a block or thread index, on a per-block
+ * value, or is not known. */
+static bool condition_per_block(kernel_ctx *k, CXCursor c) {
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  if (clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1) return condition_per_block(k, l.c[0]);
+  if (clang_getCursorKind(s) == CXCursor_BinaryOperator && l.n == 2) {
+    switch (clang_getCursorBinaryOperatorKind(s)) {
+    case CXBinaryOperator_LAnd: case CXBinaryOperator_LOr:
+    case CXBinaryOperator_LT: case CXBinaryOperator_GT: case CXBinaryOperator_LE:
+    case CXBinaryOperator_GE: case CXBinaryOperator_EQ: case CXBinaryOperator_NE:
+      return condition_per_block(k, l.c[0]) || condition_per_block(k, l.c[1]);
+    default:
+      break;
+    }
+  }
+  poly p;
+  eval_poly(k, s, &p, 0);
+  return p.unknown || uses_index_atoms(k, &p);
 }
 
 /* ---- assignments ---- */
@@ -606,7 +635,7 @@ static void walk_if(kernel_ctx *k, CXCursor c) {
     restore(k, after_then, count);
     for (int w = 0; w < k->warps; w++) k->active[w] = entry[w] & t[w];
   } else {
-    join(k, after_then, count, divergent);
+    join(k, after_then, count, divergent, condition_per_block(k, l.c[cond]));
     memcpy(k->active, entry, sizeof entry);
   }
   free(before);
@@ -940,6 +969,11 @@ static bool pointer_to_const(CXType t) {
 static void pointer_argument(kernel_ctx *k, CXCursor arg, int mode) {
   address a;
   if (!eval_pointer(k, arg, &a, 0) || a.array < 0) { walk(k, arg, 0); return; }
+  /* atomicAdd(a + i, v): the element as an access (its parts walked there) */
+  if ((mode & M_ATOMIC) && clang_getCursorKind(strip(arg)) == CXCursor_BinaryOperator && a.width > 0) {
+    record_address(k, arg, a, M_WRITE | M_READ | M_ATOMIC);
+    return;
+  }
   walk_address_parts(k, arg);
   array_info *arr = &k->arrays[a.array];
   if (mode & M_ATOMIC) {
@@ -1119,7 +1153,7 @@ static void walk_switch(kernel_ctx *k, CXCursor c) {
   int count = k->var_count;
   var_state *before = snapshot(k);
   walk_children(k, c, 0);
-  join(k, before, count, true);
+  join(k, before, count, true, true);
   free(before);
 }
 
