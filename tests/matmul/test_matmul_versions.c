@@ -103,5 +103,6 @@ int main(void) {
     teardown(&p);
   }
   matmul_release_library();
+  matmul_release_workspace();
   return test_summary();
 }

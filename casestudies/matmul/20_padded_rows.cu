@@ -1,0 +1,196 @@
+/* Version 20: version 18's table and rule, with an operand whose rows are
+ * not 16-byte aligned first copied into rows padded to a multiple of 4
+ * floats, when the copy costs less than the single-float loads it saves.
+ *
+ * Version 19 showed that the single-float loads of versions 16-18 are not
+ * slow for want of a better way to move single floats: 4-byte cp.async was
+ * slower still. What is slow is a row that cannot be read 16 bytes at a
+ * time. A padded copy reads each element once and writes it once (8 bytes
+ * an element, at a few TB/s); the product then reads the copy with float4
+ * loads. Each element of A takes part in N multiply-adds, each of B in M,
+ * so the copy of A costs a share of the product that falls as 1/N, the
+ * copy of B as 1/M. An operand is copied when that share is under what its
+ * single-float loads cost the product (the rule below, measured in
+ * RESULTS.md). C is written in place, a float at a time, as in versions
+ * 16-18 when its rows are not aligned.
+ *
+ * The copies run on the same stream before the product, inside the timed
+ * call, into one device buffer kept between calls (allocated, or grown, at
+ * the first call that needs more). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sgemm_kernel.cuh"
+
+/* dst (rows x ld, ld a multiple of 4) = src (rows x cols), the ld - cols
+ * floats past each row left unwritten: the product never reads them as
+ * values that reach C (columns of A past K are never loaded; columns of B
+ * past N only reach columns of C that are not stored). One float4 of dst
+ * per thread: reads of consecutive floats, 16-byte writes. */
+__global__ void pad_rows_kernel(const float *src, int rows, int cols, float *dst, int ld) {
+  int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  if (c >= cols) return;
+  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
+    const float *s = src + (size_t)r * cols + c;
+    float4 v = make_float4(s[0], c + 1 < cols ? s[1] : 0.0f, c + 2 < cols ? s[2] : 0.0f,
+                           c + 3 < cols ? s[3] : 0.0f);
+    *reinterpret_cast<float4 *>(dst + (size_t)r * ld + c) = v;
+  }
+}
+
+static int padded(int cols) { return (cols + 3) / 4 * 4; }
+
+static void pad_rows(const float *src, int rows, int cols, float *dst) {
+  dim3 block(128), grid(matmul_tiles(padded(cols) / 4, 128), rows < 65535 ? rows : 65535);
+  pad_rows_kernel<<<grid, block>>>(src, rows, cols, dst, padded(cols));
+  CUDA_CHECK_LAUNCH();
+}
+
+/* The buffer of the copies: grown when a shape needs more, never shrunk. */
+static float *workspace;
+static size_t workspace_floats;
+
+static float *workspace_for(size_t floats) {
+  if (floats > workspace_floats) {
+    if (workspace) CUDA_CHECK(cudaFree(workspace));
+    CUDA_CHECK(cudaMalloc((void **)&workspace, floats * sizeof(float)));
+    workspace_floats = floats;
+  }
+  return workspace;
+}
+
+extern "C" void matmul_release_workspace(void) {
+  if (workspace) CUDA_CHECK(cudaFree(workspace));
+  workspace = NULL;
+  workspace_floats = 0;
+}
+
+/* Which operands to copy (bit 0: A, bit 1: B), given which are unaligned. */
+typedef enum { COPY_A = 1, COPY_B = 2 } copies;
+
+/* The plan's launch, A and/or B through padded copies as `copy` says. */
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_copies(const matmul_args *p, int copy) {
+  if (matmul_vector_ok(p)) {
+    sgemm::launch<WARPS_M, WARPS_N, SPLITS>(p);
+    return;
+  }
+  const float *A = p->A, *B = p->B;
+  int lda = p->K, ldb = p->N;
+  size_t a_floats = copy & COPY_A ? (size_t)p->M * padded(p->K) : 0;
+  size_t b_floats = copy & COPY_B ? (size_t)p->K * padded(p->N) : 0;
+  float *w = workspace_for(a_floats + b_floats);
+  if (copy & COPY_A) {
+    pad_rows(p->A, p->M, p->K, w);
+    A = w;
+    lda = padded(p->K);
+  }
+  if (copy & COPY_B) {
+    pad_rows(p->B, p->K, p->N, w + a_floats);
+    B = w + a_floats;
+    ldb = padded(p->N);
+  }
+  bool va = lda % 4 == 0 && (uintptr_t)A % 16 == 0, vb = ldb % 4 == 0 && (uintptr_t)B % 16 == 0;
+  bool vc = p->N % 4 == 0 && (uintptr_t)p->C % 16 == 0;
+  /* The combinations a copy can leave; C's rows are aligned only if B's
+   * were before any copy. */
+  if (va && vb && vc)
+    sgemm::launch_kernel<WARPS_M, WARPS_N, true, true, true, SPLITS>(p, A, lda, B, ldb);
+  else if (va && vb)
+    sgemm::launch_kernel<WARPS_M, WARPS_N, true, true, false, SPLITS>(p, A, lda, B, ldb);
+  else if (va)
+    sgemm::launch_kernel<WARPS_M, WARPS_N, true, false, false, SPLITS>(p, A, lda, B, ldb);
+  else if (vb && vc)
+    sgemm::launch_kernel<WARPS_M, WARPS_N, false, true, true, SPLITS>(p, A, lda, B, ldb);
+  else if (vb)
+    sgemm::launch_kernel<WARPS_M, WARPS_N, false, true, false, SPLITS>(p, A, lda, B, ldb);
+  else
+    sgemm::launch_kernel<WARPS_M, WARPS_N, false, false, false, SPLITS>(p, A, lda, B, ldb);
+}
+
+/* The rule: copy an unaligned operand when the copy's bytes are a small
+ * share of the product's work, measured as multiply-adds per copied
+ * element: N of them per element of A, M per element of B. */
+#define COPY_MIN_REUSE 1024
+static int copies_for(const matmul_args *p) {
+  int copy = 0;
+  if (p->K % 4 != 0 || (uintptr_t)p->A % 16 != 0) copy |= p->N >= COPY_MIN_REUSE ? COPY_A : 0;
+  if (p->N % 4 != 0 || (uintptr_t)p->B % 16 != 0) copy |= p->M >= COPY_MIN_REUSE ? COPY_B : 0;
+  return copy;
+}
+
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_rule(const matmul_args *p) {
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p));
+}
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_copy_a(const matmul_args *p) {
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A);
+}
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_copy_b(const matmul_args *p) {
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_B);
+}
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_copy_ab(const matmul_args *p) {
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A | COPY_B);
+}
+
+typedef struct plan_entry {
+  const char *name;
+  int warps_m, warps_n, splits, per_sm;
+  void (*launch)(const matmul_args *p);
+  int (*resident)(void);
+} plan_entry;
+
+#define PLAN_ENTRY(WM, WN, S, NAME)                                                          \
+  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, launch_rule<WM, WN, S>,            \
+   sgemm::resident_blocks<WM, WN, S>},
+static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
+#define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
+
+static const matmul_plan *plan_table(void) {
+  static matmul_plan table[PLAN_COUNT];
+  static bool known;
+  if (!known) {
+    for (int i = 0; i < PLAN_COUNT; i++) {
+      const plan_entry *e = &plans[i];
+      table[i] = (matmul_plan){64 * e->warps_m, 64 * e->warps_n, e->warps_m * e->warps_n,
+                               e->splits, e->per_sm, e->resident()};
+    }
+    known = true;
+  }
+  return table;
+}
+
+static const plan_entry *choose(const matmul_args *p) {
+  matmul_shape s = {p->M, p->N, p->K};
+  return &plans[matmul_plan_choose(plan_table(), PLAN_COUNT, s)];
+}
+
+static void launch(const matmul_args *p) { choose(p)->launch(p); }
+
+static const char *choice(const matmul_args *p) {
+  static const char *const copied[] = {"", " + copy A", " + copy B", " + copy A, B"};
+  static char text[64];
+  snprintf(text, sizeof text, "%s%s", choose(p)->name, copied[copies_for(p)]);
+  return text;
+}
+
+extern "C" const matmul_version matmul_20_padded_rows = {
+  "20_padded_rows", "version 18; unaligned rows of A / B through a padded copy when it pays",
+  0, 0, 0, MATMUL_FP32, true, launch, NULL, choice};
+
+#define COPY_VERSION(PREFIX, LAUNCH, WM, WN, S, NAME)                                          \
+  extern "C" const matmul_version matmul_##PREFIX##_##NAME = {                                 \
+    #PREFIX "_" #NAME, "one plan of version 20's table", sgemm::tile<WM, WN>::BM,              \
+    sgemm::tile<WM, WN>::BN, sgemm::tile<WM, WN>::THREADS, MATMUL_FP32, false,                 \
+    LAUNCH<WM, WN, S>, sgemm::attributes<WM, WN>, NULL};
+#define PADDED_VERSION(WM, WN, S, NAME) COPY_VERSION(padded, launch_rule, WM, WN, S, NAME)
+#define COPY_A_VERSION(WM, WN, S, NAME) COPY_VERSION(copya, launch_copy_a, WM, WN, S, NAME)
+#define COPY_B_VERSION(WM, WN, S, NAME) COPY_VERSION(copyb, launch_copy_b, WM, WN, S, NAME)
+#define COPY_AB_VERSION(WM, WN, S, NAME) COPY_VERSION(copyab, launch_copy_ab, WM, WN, S, NAME)
+MATMUL_PLANS(PADDED_VERSION)
+MATMUL_PLANS(COPY_A_VERSION)
+MATMUL_PLANS(COPY_B_VERSION)
+MATMUL_PLANS(COPY_AB_VERSION)
