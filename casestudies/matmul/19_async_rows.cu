@@ -80,7 +80,8 @@ struct copier {
     int first = min(bm + row, M - 1);
     a = A + (size_t)first * K + k0 + k;
 #pragma unroll
-    for (int q = 0; q < A_COPIES; q++) a_rows[q] = (min(bm + row + 4 * WARPS * q, M - 1) - first) * K;
+    for (int q = 0; q < A_COPIES; q++)
+      a_rows[q] = (min(bm + row + 4 * WARPS * q, M - 1) - first) * K;
     int col = 32 * warp + lane;
 #pragma unroll
     for (int j = 0; j < B_COLUMNS; j++)

@@ -19,30 +19,32 @@
  * the first call that needs more). */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "sgemm_kernel.cuh"
 
-/* dst (rows x ld, ld a multiple of 4) = src (rows x cols), the ld - cols
- * floats past each row left unwritten: the product never reads them as
- * values that reach C (columns of A past K are never loaded; columns of B
- * past N only reach columns of C that are not stored). One float4 of dst
- * per thread: reads of consecutive floats, 16-byte writes. */
-__global__ void pad_rows_kernel(const float *src, int rows, int cols, float *dst, int ld) {
+/* dst (rows x ld, ld a multiple of 4) = src (rows x cols) shifted right by
+ * `front` zero columns, zeros after it up to ld. One float4 of dst per
+ * thread: reads of consecutive floats, 16-byte writes. */
+__global__ void pad_rows_kernel(const float *src, int rows, int cols, float *dst, int ld,
+                                int front) {
   int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-  if (c >= cols) return;
+  if (c >= ld) return;
   for (int r = blockIdx.y; r < rows; r += gridDim.y) {
-    const float *s = src + (size_t)r * cols + c;
-    float4 v = make_float4(s[0], c + 1 < cols ? s[1] : 0.0f, c + 2 < cols ? s[2] : 0.0f,
-                           c + 3 < cols ? s[3] : 0.0f);
-    *reinterpret_cast<float4 *>(dst + (size_t)r * ld + c) = v;
+    const float *s = src + (size_t)r * cols - front;
+    float v[4];
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = c + j >= front && c + j - front < cols ? s[c + j] : 0.0f;
+    *reinterpret_cast<float4 *>(dst + (size_t)r * ld + c) = make_float4(v[0], v[1], v[2], v[3]);
   }
 }
 
 static int padded(int cols) { return (cols + 3) / 4 * 4; }
 
-static void pad_rows(const float *src, int rows, int cols, float *dst) {
-  dim3 block(128), grid(matmul_tiles(padded(cols) / 4, 128), rows < 65535 ? rows : 65535);
-  pad_rows_kernel<<<grid, block>>>(src, rows, cols, dst, padded(cols));
+static void pad_rows(const float *src, int rows, int cols, float *dst, int front) {
+  int ld = padded(cols);
+  dim3 block(128), grid(matmul_tiles(ld / 4, 128), rows < 65535 ? rows : 65535);
+  pad_rows_kernel<<<grid, block>>>(src, rows, cols, dst, ld, front);
   CUDA_CHECK_LAUNCH();
 }
 
@@ -65,58 +67,83 @@ extern "C" void matmul_release_workspace(void) {
   workspace_floats = 0;
 }
 
-/* Which operands to copy (bit 0: A, bit 1: B), given which are unaligned. */
-typedef enum { COPY_A = 1, COPY_B = 2 } copies;
+enum { COPY_A = 1, COPY_B = 2 };
 
-/* The plan's launch, A and/or B through padded copies as `copy` says. */
+/* The kernel of sgemm_kernel.cuh for the row flags `rows` (those a shape
+ * and its copies can produce: see launch_copies). */
+template <int WM, int WN, int S>
+static void launch_rows(int rows, const matmul_args *p, const float *A, const float *B, int K,
+                        int lda, int ldb, int skip) {
+  using namespace sgemm;
+  switch (rows) {
+#define ROWS_CASE(R) \
+  case R: launch_kernel<WM, WN, R, S>(p, A, B, K, lda, ldb, skip); break;
+    ROWS_CASE(ROWS_SCALAR)
+    ROWS_CASE(ROWS_A4)
+    ROWS_CASE(ROWS_B4 | ROWS_C4)
+    ROWS_CASE(ROWS_VEC)
+    ROWS_CASE(ROWS_COPIED | ROWS_A4)
+    ROWS_CASE(ROWS_COPIED | ROWS_B4)
+    ROWS_CASE(ROWS_COPIED | ROWS_A4 | ROWS_B4)
+    ROWS_CASE(ROWS_COPIED | ROWS_VEC)
+#undef ROWS_CASE
+    default:
+      fprintf(stderr, "20_padded_rows: no kernel for row flags %d\n", rows);
+      abort();
+  }
+}
+
+/* The plan's launch with the copies `copy` asks for, of the operands whose
+ * rows are not 16-byte aligned. A copy of A gets its padding in front of
+ * each row (skip zero columns, so that every tile after the remainder
+ * starts on a float4), and the product runs over K + skip, reading B's
+ * first skip rows as zeros; a copy of B gets it at the end. Base addresses
+ * off 16 bytes (never the case for cudaMalloc'd matrices) take version
+ * 18's single-float path. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copies(const matmul_args *p, int copy) {
-  if (matmul_vector_ok(p)) {
+  uintptr_t bases = (uintptr_t)p->A | (uintptr_t)p->B | (uintptr_t)p->C;
+  if (bases % 16 != 0) {
     sgemm::launch<WARPS_M, WARPS_N, SPLITS>(p);
     return;
   }
+  bool a4 = p->K % 4 == 0, b4 = p->N % 4 == 0;
+  if (a4) copy &= ~COPY_A;
+  if (b4) copy &= ~COPY_B;
   const float *A = p->A, *B = p->B;
-  int lda = p->K, ldb = p->N;
+  int K = p->K, lda = p->K, ldb = p->N, skip = 0;
   size_t a_floats = copy & COPY_A ? (size_t)p->M * padded(p->K) : 0;
   size_t b_floats = copy & COPY_B ? (size_t)p->K * padded(p->N) : 0;
-  float *w = workspace_for(a_floats + b_floats);
-  if (copy & COPY_A) {
-    pad_rows(p->A, p->M, p->K, w);
-    A = w;
-    lda = padded(p->K);
-  }
+  float *w = copy ? workspace_for(a_floats + b_floats) : NULL;
   if (copy & COPY_B) {
-    pad_rows(p->B, p->K, p->N, w + a_floats);
+    pad_rows(p->B, p->K, p->N, w + a_floats, 0);
     B = w + a_floats;
     ldb = padded(p->N);
   }
-  bool va = lda % 4 == 0 && (uintptr_t)A % 16 == 0, vb = ldb % 4 == 0 && (uintptr_t)B % 16 == 0;
-  bool vc = p->N % 4 == 0 && (uintptr_t)p->C % 16 == 0;
-  /* The combinations a copy can leave; C's rows are aligned only if B's
-   * were before any copy. */
-  if (va && vb && vc)
-    sgemm::launch_kernel<WARPS_M, WARPS_N, true, true, true, SPLITS>(p, A, lda, B, ldb);
-  else if (va && vb)
-    sgemm::launch_kernel<WARPS_M, WARPS_N, true, true, false, SPLITS>(p, A, lda, B, ldb);
-  else if (va)
-    sgemm::launch_kernel<WARPS_M, WARPS_N, true, false, false, SPLITS>(p, A, lda, B, ldb);
-  else if (vb && vc)
-    sgemm::launch_kernel<WARPS_M, WARPS_N, false, true, true, SPLITS>(p, A, lda, B, ldb);
-  else if (vb)
-    sgemm::launch_kernel<WARPS_M, WARPS_N, false, true, false, SPLITS>(p, A, lda, B, ldb);
-  else
-    sgemm::launch_kernel<WARPS_M, WARPS_N, false, false, false, SPLITS>(p, A, lda, B, ldb);
+  if (copy & COPY_A) {
+    lda = padded(p->K);
+    skip = lda - p->K;
+    pad_rows(p->A, p->M, p->K, w, skip);
+    A = w;
+    K = lda;
+    B -= (size_t)skip * ldb;  /* row k of the product is row k - skip of B */
+  }
+  int rows = (copy ? sgemm::ROWS_COPIED : 0) | (a4 || (copy & COPY_A) ? sgemm::ROWS_A4 : 0) |
+             (b4 || (copy & COPY_B) ? sgemm::ROWS_B4 : 0) | (b4 ? sgemm::ROWS_C4 : 0);
+  launch_rows<WARPS_M, WARPS_N, SPLITS>(rows, p, A, B, K, lda, ldb, skip);
 }
 
-/* The rule: copy an unaligned operand when the copy's bytes are a small
- * share of the product's work, measured as multiply-adds per copied
- * element: N of them per element of A, M per element of B. */
-#define COPY_MIN_REUSE 1024
+/* The rule: copy an unaligned operand when the product reuses each of its
+ * elements at least COPY_MIN_REUSE times (N times for A, M for B), so that
+ * the copy's 8 bytes an element are a small share of the product's time:
+ * at 2.5 TB/s against 45 TFLOP/s, 72/N of it for A, 72/M for B. */
+#define COPY_MIN_REUSE 2048
 static int copies_for(const matmul_args *p) {
-  int copy = 0;
-  if (p->K % 4 != 0 || (uintptr_t)p->A % 16 != 0) copy |= p->N >= COPY_MIN_REUSE ? COPY_A : 0;
-  if (p->N % 4 != 0 || (uintptr_t)p->B % 16 != 0) copy |= p->M >= COPY_MIN_REUSE ? COPY_B : 0;
-  return copy;
+  return (p->N >= COPY_MIN_REUSE ? COPY_A : 0) | (p->M >= COPY_MIN_REUSE ? COPY_B : 0);
+}
+
+static int copies_made(const matmul_args *p) {
+  return copies_for(p) & ((p->K % 4 != 0 ? COPY_A : 0) | (p->N % 4 != 0 ? COPY_B : 0));
 }
 
 template <int WARPS_M, int WARPS_N, int SPLITS>
@@ -173,7 +200,7 @@ static void launch(const matmul_args *p) { choose(p)->launch(p); }
 static const char *choice(const matmul_args *p) {
   static const char *const copied[] = {"", " + copy A", " + copy B", " + copy A, B"};
   static char text[64];
-  snprintf(text, sizeof text, "%s%s", choose(p)->name, copied[copies_for(p)]);
+  snprintf(text, sizeof text, "%s%s", choose(p)->name, copied[copies_made(p)]);
   return text;
 }
 

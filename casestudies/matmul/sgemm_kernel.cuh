@@ -10,16 +10,18 @@
  *   first, as a zero-padded tile, so every later tile is whole; the row and
  *   column tests do not change with k and become loop-invariant predicates;
  *   operands are reached by pointers advanced once per tile; whether rows
- *   are 16-byte aligned (float4 loads) is a template argument, not a branch,
- *   one for each of A, B and C, and A and B have row strides of their own
- *   (lda, ldb), so that version 20 can hand it padded copies of them.
- *   The order of the multiply-adds is unchanged: increasing k.
+ *   are 16-byte aligned (float4 loads) is a template argument, not a branch
+ *   (ROWS below). The order of the multiply-adds is unchanged: increasing k.
  * - Split K (version 17): blockIdx.z takes K range z*k_chunk.. and the
  *   gridDim.z blocks of one tile form a cluster. Each writes its partial
  *   tile to its own shared memory; after a cluster barrier, block r sums
  *   rows r*BM/S.. of all S partials through distributed shared memory, in
  *   the order 0..S-1 (so the result does not depend on timing), and
- *   applies alpha and beta. No workspace, no atomics, one launch. */
+ *   applies alpha and beta. No workspace, no atomics, one launch.
+ * - Padded copies (version 20): A and B may come with row strides of their
+ *   own (lda, ldb), A with `skip` zero columns in front of each row (so
+ *   that its rows stay 16-byte aligned whatever K), B with its first `skip`
+ *   rows read as zeros instead of loaded; K then counts those columns. */
 #ifndef WARPMEM_SGEMM_KERNEL_CUH
 #define WARPMEM_SGEMM_KERNEL_CUH
 
@@ -28,6 +30,16 @@
 namespace sgemm {
 
 enum { BK = MATMUL_SPLIT_BK, PAD = 4, WARP_M = 64, WARP_N = 64 };
+
+/* What the kernel may assume of its operands (ROWS, a set of these bits). */
+enum {
+  ROWS_A4 = 1,       /* rows of A 16-byte aligned: float4 loads */
+  ROWS_B4 = 2,       /* rows of B 16-byte aligned: float4 loads */
+  ROWS_C4 = 4,       /* rows of C 16-byte aligned: float4 stores */
+  ROWS_COPIED = 8,   /* strides lda, ldb and `skip` as above; else K, N and 0 */
+  ROWS_SCALAR = 0,
+  ROWS_VEC = ROWS_A4 | ROWS_B4 | ROWS_C4
+};
 
 template <int WARPS_M, int WARPS_N>
 struct tile {
@@ -46,22 +58,23 @@ struct tile {
 
 /* Where thread t's loads come from, fixed for the whole K loop, and where
  * they go in shared memory. Rows of A past M and columns of B past N are
- * clamped to the last one (with float4 rows of B, to the last float4 of
- * its row of ldb floats): what they load only reaches rows and columns
+ * clamped to the last one: what they load only reaches rows and columns
  * of C that are never stored, so the loads of the main loop need neither
  * a test nor zeros. Only K is guarded, in the remainder tile.
  *
  * With 16-byte rows a thread loads float4 along a row: A[m][k..k+3]
- * (VA; stored transposed, four words) and B[k][n..n+3] (VB). Otherwise single
+ * (ROWS_A4; stored transposed, four words) and B[k][n..n+3] (ROWS_B4),
+ * the columns of B clamped to the last float4 of its row. Otherwise single
  * floats, laid out so that each warp-wide load is still whole 32-byte
  * sectors: A[m..m+3][k] (eight threads along k per row; stored as one
  * float4 of the transposed tile) and B[k][n + j*BN/4] (consecutive
  * threads on consecutive columns). Either way a thread covers A_STEP rows
  * of A and B_STEP rows of B per load, so one pointer per load of A and
  * one for all loads of B suffice. */
-template <int WARPS_M, int WARPS_N, bool VA, bool VB>
+template <int WARPS_M, int WARPS_N, int ROWS>
 struct loader {
   typedef tile<WARPS_M, WARPS_N> T;
+  static constexpr bool VA = ROWS & ROWS_A4, VB = ROWS & ROWS_B4;
   enum { A_STEP = T::THREADS / 2, B_STEP = T::THREADS / (T::BN / 4) };
   static_assert(T::THREADS % (T::BN / 4) == 0, "B loads must keep their columns");
   const float *a[T::A_LOADS], *b;
@@ -123,8 +136,9 @@ struct loader {
   }
 
   /* The first tile: the K remainder, `width` columns of A / rows of B
-   * (1..BK), the rest zeros. */
-  __device__ __forceinline__ void load_first(int ldb, int t, int width) {
+   * (1..BK), the rest zeros; so are rows of B before `skip` (this tile
+   * starts at row k0). */
+  __device__ __forceinline__ void load_first(int ldb, int t, int width, int k0, int skip) {
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
     for (int l = 0; l < T::A_LOADS; l++) {
@@ -138,8 +152,11 @@ struct loader {
       a[l] += width;
     }
 #pragma unroll
-    for (int l = 0; l < T::B_LOADS; l++)
-      next_b[l] = t / (T::BN / 4) + l * B_STEP < width ? load_b(l) : zero;
+    for (int l = 0; l < T::B_LOADS; l++) {
+      int row = t / (T::BN / 4) + l * B_STEP;
+      bool in = row < width && (!(ROWS & ROWS_COPIED) || k0 + row >= skip);
+      next_b[l] = in ? load_b(l) : zero;
+    }
     b += (size_t)width * ldb;
   }
 
@@ -253,12 +270,13 @@ __device__ __forceinline__ void reduce_cluster(float acc[16][8], float *C, int M
   cluster_sync();
 }
 
-template <int WARPS_M, int WARPS_N, bool VA, bool VB, bool VC, int SPLITS>
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
 __global__ void __launch_bounds__(tile<WARPS_M, WARPS_N>::THREADS,
                                   tile<WARPS_M, WARPS_N>::BLOCKS_PER_SM)
-sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, int lda,
-             const float *B, int ldb, float beta, float *C) {
+sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, const float *B,
+             float beta, float *C, int lda, int ldb, int skip) {
   typedef tile<WARPS_M, WARPS_N> T;
+  constexpr bool COPIED = ROWS & ROWS_COPIED, VC = ROWS & ROWS_C4;
   __shared__ __align__(16) float As[2][BK][T::BM + PAD];
   __shared__ __align__(16) float Bs[2][BK][T::BN];
   int t = threadIdx.x;
@@ -272,9 +290,13 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, int 
   float4 fa[2][4], fb[2][2];
 
   if (tiles > 0) {
-    loader<WARPS_M, WARPS_N, VA, VB> ld(A, lda, B, ldb, M, N, bm, bn, k0, t);
+    if (!COPIED) {
+      lda = K;
+      ldb = N;
+    }
+    loader<WARPS_M, WARPS_N, ROWS> ld(A, lda, B, ldb, M, N, bm, bn, k0, t);
     /* The remainder first: the tiles after it are whole. */
-    ld.load_first(ldb, t, length - (tiles - 1) * BK);
+    ld.load_first(ldb, t, length - (tiles - 1) * BK, k0, skip);
     ld.store(As[0], Bs[0], t);
     ld.load(ldb, tiles > 1);
     __syncthreads();
@@ -316,48 +338,49 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, int 
 
 /* Raises the kernel's dynamic shared-memory limit to its partial tile,
  * once (the call costs host time inside every timed launch). */
-template <int WARPS_M, int WARPS_N, bool VA, bool VB, bool VC, int SPLITS>
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
 static void allow_partial_tile(void) {
   static bool raised;
   if (!raised) {
-    CUDA_CHECK(cudaFuncSetAttribute(sgemm_kernel<WARPS_M, WARPS_N, VA, VB, VC, SPLITS>,
+    CUDA_CHECK(cudaFuncSetAttribute(sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     tile<WARPS_M, WARPS_N>::REDUCE_BYTES));
     raised = true;
   }
 }
 
-/* C = alpha*A*B + beta*C of p, with A and B read from the given copies,
- * rows lda and ldb floats apart. */
-template <int WARPS_M, int WARPS_N, bool VA, bool VB, bool VC, int SPLITS>
-static void launch_kernel(const matmul_args *p, const float *A, int lda, const float *B,
-                          int ldb) {
+/* C = alpha*A*B + beta*C of p with BM x BN tiles and K split SPLITS ways.
+ * With ROWS_COPIED, A and B are read from the given copies instead, K
+ * counts A's `skip` leading columns, and lda, ldb are their strides. */
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
+static void launch_kernel(const matmul_args *p, const float *A, const float *B, int K, int lda,
+                          int ldb, int skip) {
   typedef tile<WARPS_M, WARPS_N> T;
   dim3 grid(matmul_tiles(p->N, T::BN), matmul_tiles(p->M, T::BM), SPLITS);
-  int M = p->M, N = p->N, K = p->K, chunk = matmul_k_chunk(p->K, SPLITS);
+  int M = p->M, N = p->N, chunk = matmul_k_chunk(K, SPLITS);
   float alpha = p->alpha, beta = p->beta;
   float *C = p->C;
   if (SPLITS == 1) {
-    sgemm_kernel<WARPS_M, WARPS_N, VA, VB, VC, SPLITS><<<grid, T::THREADS>>>(
-        M, N, K, chunk, alpha, A, lda, B, ldb, beta, C);
+    sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS><<<grid, T::THREADS>>>(
+        M, N, K, chunk, alpha, A, B, beta, C, lda, ldb, skip);
   } else {
-    allow_partial_tile<WARPS_M, WARPS_N, VA, VB, VC, SPLITS>();
-    void *args[] = {&M, &N, &K, &chunk, &alpha, &A, &lda, &B, &ldb, &beta, &C};
-    matmul_cluster_launch((const void *)sgemm_kernel<WARPS_M, WARPS_N, VA, VB, VC, SPLITS>, grid,
+    allow_partial_tile<WARPS_M, WARPS_N, ROWS, SPLITS>();
+    void *args[] = {&M, &N, &K, &chunk, &alpha, &A, &B, &beta, &C, &lda, &ldb, &skip};
+    matmul_cluster_launch((const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS>, grid,
                           dim3(T::THREADS), T::REDUCE_BYTES, SPLITS, args);
   }
   CUDA_CHECK_LAUNCH();
 }
 
 /* C = alpha*A*B + beta*C with BM x BN tiles and K split SPLITS ways:
- * float4 loads and stores throughout if every row is 16-byte aligned,
- * single floats throughout otherwise. */
+ * float4 rows throughout when every row is 16-byte aligned, single floats
+ * throughout otherwise. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch(const matmul_args *p) {
   if (matmul_vector_ok(p))
-    launch_kernel<WARPS_M, WARPS_N, true, true, true, SPLITS>(p, p->A, p->K, p->B, p->N);
+    launch_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>(p, p->A, p->B, p->K, p->K, p->N, 0);
   else
-    launch_kernel<WARPS_M, WARPS_N, false, false, false, SPLITS>(p, p->A, p->K, p->B, p->N);
+    launch_kernel<WARPS_M, WARPS_N, ROWS_SCALAR, SPLITS>(p, p->A, p->B, p->K, p->K, p->N, 0);
 }
 
 /* How many blocks of this tile, split SPLITS ways, the GPU holds at once:
@@ -373,11 +396,11 @@ static int resident_blocks(void) {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, sgemm_kernel<WARPS_M, WARPS_N, true, true, true, SPLITS>, T::THREADS, 0));
+        &per_sm, sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>, T::THREADS, 0));
     known = per_sm * sms;
   } else {
-    allow_partial_tile<WARPS_M, WARPS_N, true, true, true, SPLITS>();
-    known = matmul_cluster_capacity((const void *)sgemm_kernel<WARPS_M, WARPS_N, true, true, true, SPLITS>,
+    allow_partial_tile<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>();
+    known = matmul_cluster_capacity((const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>,
                                     dim3(T::THREADS), T::REDUCE_BYTES, SPLITS);
   }
   return known;
@@ -385,8 +408,7 @@ static int resident_blocks(void) {
 
 template <int WARPS_M, int WARPS_N>
 static void attributes(struct cudaFuncAttributes *out) {
-  CUDA_CHECK(cudaFuncGetAttributes(out,
-                                   (const void *)sgemm_kernel<WARPS_M, WARPS_N, true, true, true, 1>));
+  CUDA_CHECK(cudaFuncGetAttributes(out, (const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, 1>));
 }
 
 }  // namespace sgemm
