@@ -23,27 +23,22 @@
 
 #include "sgemm_kernel.cuh"
 
-/* dst (rows x ld, ld a multiple of 4) = src (rows x cols) shifted right by
- * `front` zero columns, zeros after it up to ld. One float4 of dst per
- * thread: reads of consecutive floats, 16-byte writes. */
+/* dst (rows x ld) = src (rows x cols) shifted right by `front` zero
+ * columns, zeros after it up to ld. One float of dst per thread and row:
+ * consecutive lanes read and write consecutive floats. */
 __global__ void pad_rows_kernel(const float *src, int rows, int cols, float *dst, int ld,
                                 int front) {
-  int c = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= ld) return;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
-    const float *s = src + (size_t)r * cols - front;
-    float v[4];
-#pragma unroll
-    for (int j = 0; j < 4; j++) v[j] = c + j >= front && c + j - front < cols ? s[c + j] : 0.0f;
-    *reinterpret_cast<float4 *>(dst + (size_t)r * ld + c) = make_float4(v[0], v[1], v[2], v[3]);
-  }
+  bool in = c >= front && c - front < cols;
+  for (int r = blockIdx.y; r < rows; r += gridDim.y)
+    dst[(size_t)r * ld + c] = in ? src[(size_t)r * cols + c - front] : 0.0f;
 }
 
-static int padded(int cols) { return (cols + 3) / 4 * 4; }
+static int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
-static void pad_rows(const float *src, int rows, int cols, float *dst, int front) {
-  int ld = padded(cols);
-  dim3 block(128), grid(matmul_tiles(ld / 4, 128), rows < 65535 ? rows : 65535);
+static void pad_rows(const float *src, int rows, int cols, float *dst, int ld, int front) {
+  dim3 block(128), grid(matmul_tiles(ld, 128), rows < 65535 ? rows : 65535);
   pad_rows_kernel<<<grid, block>>>(src, rows, cols, dst, ld, front);
   CUDA_CHECK_LAUNCH();
 }
@@ -101,7 +96,7 @@ static void launch_rows(int rows, const matmul_args *p, const float *A, const fl
  * off 16 bytes (never the case for cudaMalloc'd matrices) take version
  * 18's single-float path. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
-static void launch_copies(const matmul_args *p, int copy) {
+static void launch_copies(const matmul_args *p, int copy, int line) {
   uintptr_t bases = (uintptr_t)p->A | (uintptr_t)p->B | (uintptr_t)p->C;
   if (bases % 16 != 0) {
     sgemm::launch<WARPS_M, WARPS_N, SPLITS>(p);
@@ -112,20 +107,21 @@ static void launch_copies(const matmul_args *p, int copy) {
   if (b4) copy &= ~COPY_B;
   const float *A = p->A, *B = p->B;
   int K = p->K, lda = p->K, ldb = p->N, skip = 0;
-  size_t a_floats = copy & COPY_A ? (size_t)p->M * padded(p->K) : 0;
-  size_t b_floats = copy & COPY_B ? (size_t)p->K * padded(p->N) : 0;
+  int a_ld = round_up(round_up(p->K, 4), line), b_ld = round_up(p->N, line);
+  size_t a_floats = copy & COPY_A ? (size_t)p->M * a_ld : 0;
+  size_t b_floats = copy & COPY_B ? (size_t)p->K * b_ld : 0;
   float *w = copy ? workspace_for(a_floats + b_floats) : NULL;
   if (copy & COPY_B) {
-    pad_rows(p->B, p->K, p->N, w + a_floats, 0);
+    pad_rows(p->B, p->K, p->N, w + a_floats, b_ld, 0);
     B = w + a_floats;
-    ldb = padded(p->N);
+    ldb = b_ld;
   }
   if (copy & COPY_A) {
-    lda = padded(p->K);
-    skip = lda - p->K;
-    pad_rows(p->A, p->M, p->K, w, skip);
+    lda = a_ld;
+    skip = round_up(p->K, 4) - p->K;
+    pad_rows(p->A, p->M, p->K, w, a_ld, skip);
     A = w;
-    K = lda;
+    K = p->K + skip;
     B -= (size_t)skip * ldb;  /* row k of the product is row k - skip of B */
   }
   int rows = (copy ? sgemm::ROWS_COPIED : 0) | (a4 || (copy & COPY_A) ? sgemm::ROWS_A4 : 0) |
@@ -148,19 +144,23 @@ static int copies_made(const matmul_args *p) {
 
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_rule(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p));
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p), 4);
+}
+template <int WARPS_M, int WARPS_N, int SPLITS>
+static void launch_rule_lines(const matmul_args *p) {
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p), 32);
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_a(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A, 4);
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_b(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_B);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_B, 4);
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_ab(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A | COPY_B);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A | COPY_B, 4);
 }
 
 typedef struct plan_entry {
@@ -217,7 +217,9 @@ extern "C" const matmul_version matmul_20_padded_rows = {
 #define COPY_A_VERSION(WM, WN, S, NAME) COPY_VERSION(copya, launch_copy_a, WM, WN, S, NAME)
 #define COPY_B_VERSION(WM, WN, S, NAME) COPY_VERSION(copyb, launch_copy_b, WM, WN, S, NAME)
 #define COPY_AB_VERSION(WM, WN, S, NAME) COPY_VERSION(copyab, launch_copy_ab, WM, WN, S, NAME)
+#define LINES_VERSION(WM, WN, S, NAME) COPY_VERSION(lines, launch_rule_lines, WM, WN, S, NAME)
 MATMUL_PLANS(PADDED_VERSION)
 MATMUL_PLANS(COPY_A_VERSION)
 MATMUL_PLANS(COPY_B_VERSION)
 MATMUL_PLANS(COPY_AB_VERSION)
+MATMUL_PLANS(LINES_VERSION)
