@@ -12,7 +12,9 @@
  * copy of B as 1/M. An operand is copied when that share is under what its
  * single-float loads cost the product (the rule below, measured in
  * RESULTS.md). C is written in place, a float at a time, as in versions
- * 16-18 when its rows are not aligned.
+ * 16-18 when its rows are not aligned; the plan is chosen as in version 18
+ * except that with such rows an unsplit plan counts 1.09 times its cost
+ * (matmul_plan_choose_rows, measured at three shapes: matmul_host.c).
  *
  * The copies run on the same stream before the product, inside the timed
  * call, into one device buffer kept between calls (allocated, or grown, at
@@ -24,21 +26,32 @@
 #include "sgemm_kernel.cuh"
 
 /* dst (rows x ld) = src (rows x cols) shifted right by `front` zero
- * columns, zeros after it up to ld. One float of dst per thread and row:
- * consecutive lanes read and write consecutive floats. */
+ * columns, zeros after it up to ld. Each thread copies one column of
+ * PAD_ROWS rows per step, the loads of all of them before the first
+ * store: consecutive lanes read and write consecutive floats, and a block
+ * moves enough bytes to be worth its start. */
+enum { PAD_ROWS = 8 };
 __global__ void pad_rows_kernel(const float *src, int rows, int cols, float *dst, int ld,
                                 int front) {
   int c = blockIdx.x * blockDim.x + threadIdx.x;
   if (c >= ld) return;
   bool in = c >= front && c - front < cols;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y)
-    dst[(size_t)r * ld + c] = in ? src[(size_t)r * cols + c - front] : 0.0f;
+  for (int r0 = blockIdx.y * PAD_ROWS; r0 < rows; r0 += gridDim.y * PAD_ROWS) {
+    float v[PAD_ROWS];
+#pragma unroll
+    for (int i = 0; i < PAD_ROWS; i++)
+      v[i] = in && r0 + i < rows ? src[(size_t)(r0 + i) * cols + c - front] : 0.0f;
+#pragma unroll
+    for (int i = 0; i < PAD_ROWS; i++)
+      if (r0 + i < rows) dst[(size_t)(r0 + i) * ld + c] = v[i];
+  }
 }
 
 static int round_up(int n, int m) { return (n + m - 1) / m * m; }
 
 static void pad_rows(const float *src, int rows, int cols, float *dst, int ld, int front) {
-  dim3 block(128), grid(matmul_tiles(ld, 128), rows < 65535 ? rows : 65535);
+  int steps = matmul_tiles(rows, PAD_ROWS);
+  dim3 block(128), grid(matmul_tiles(ld, 128), steps < 65535 ? steps : 65535);
   pad_rows_kernel<<<grid, block>>>(src, rows, cols, dst, ld, front);
   CUDA_CHECK_LAUNCH();
 }
@@ -96,7 +109,7 @@ static void launch_rows(int rows, const matmul_args *p, const float *A, const fl
  * off 16 bytes (never the case for cudaMalloc'd matrices) take version
  * 18's single-float path. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
-static void launch_copies(const matmul_args *p, int copy, int line) {
+static void launch_copies(const matmul_args *p, int copy) {
   uintptr_t bases = (uintptr_t)p->A | (uintptr_t)p->B | (uintptr_t)p->C;
   if (bases % 16 != 0) {
     sgemm::launch<WARPS_M, WARPS_N, SPLITS>(p);
@@ -107,7 +120,7 @@ static void launch_copies(const matmul_args *p, int copy, int line) {
   if (b4) copy &= ~COPY_B;
   const float *A = p->A, *B = p->B;
   int K = p->K, lda = p->K, ldb = p->N, skip = 0;
-  int a_ld = round_up(round_up(p->K, 4), line), b_ld = round_up(p->N, line);
+  int a_ld = round_up(p->K, 4), b_ld = round_up(p->N, 4);
   size_t a_floats = copy & COPY_A ? (size_t)p->M * a_ld : 0;
   size_t b_floats = copy & COPY_B ? (size_t)p->K * b_ld : 0;
   float *w = copy ? workspace_for(a_floats + b_floats) : NULL;
@@ -118,7 +131,7 @@ static void launch_copies(const matmul_args *p, int copy, int line) {
   }
   if (copy & COPY_A) {
     lda = a_ld;
-    skip = round_up(p->K, 4) - p->K;
+    skip = a_ld - p->K;
     pad_rows(p->A, p->M, p->K, w, a_ld, skip);
     A = w;
     K = p->K + skip;
@@ -144,23 +157,19 @@ static int copies_made(const matmul_args *p) {
 
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_rule(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p), 4);
-}
-template <int WARPS_M, int WARPS_N, int SPLITS>
-static void launch_rule_lines(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p), 32);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p));
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_a(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A, 4);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A);
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_b(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_B, 4);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_B);
 }
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copy_ab(const matmul_args *p) {
-  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A | COPY_B, 4);
+  launch_copies<WARPS_M, WARPS_N, SPLITS>(p, COPY_A | COPY_B);
 }
 
 typedef struct plan_entry {
@@ -192,7 +201,7 @@ static const matmul_plan *plan_table(void) {
 
 static const plan_entry *choose(const matmul_args *p) {
   matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose(plan_table(), PLAN_COUNT, s)];
+  return &plans[matmul_plan_choose_rows(plan_table(), PLAN_COUNT, s)];
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }
@@ -217,9 +226,7 @@ extern "C" const matmul_version matmul_20_padded_rows = {
 #define COPY_A_VERSION(WM, WN, S, NAME) COPY_VERSION(copya, launch_copy_a, WM, WN, S, NAME)
 #define COPY_B_VERSION(WM, WN, S, NAME) COPY_VERSION(copyb, launch_copy_b, WM, WN, S, NAME)
 #define COPY_AB_VERSION(WM, WN, S, NAME) COPY_VERSION(copyab, launch_copy_ab, WM, WN, S, NAME)
-#define LINES_VERSION(WM, WN, S, NAME) COPY_VERSION(lines, launch_rule_lines, WM, WN, S, NAME)
 MATMUL_PLANS(PADDED_VERSION)
 MATMUL_PLANS(COPY_A_VERSION)
 MATMUL_PLANS(COPY_B_VERSION)
 MATMUL_PLANS(COPY_AB_VERSION)
-MATMUL_PLANS(LINES_VERSION)

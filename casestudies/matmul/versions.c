@@ -21,11 +21,10 @@ MATMUL_PLANS(DECLARE_ASYNC_PLAN)
 #define LIST_ASYNC_PLAN(WM, WN, S, NAME) &matmul_async_##NAME,
 #define DECLARE_COPY_PLANS(WM, WN, S, NAME)                                              \
   extern const matmul_version matmul_padded_##NAME, matmul_copya_##NAME, matmul_copyb_##NAME, \
-      matmul_copyab_##NAME, matmul_lines_##NAME;
+      matmul_copyab_##NAME;
 MATMUL_PLANS(DECLARE_COPY_PLANS)
 #define LIST_COPY_PLANS(WM, WN, S, NAME) \
-  &matmul_padded_##NAME, &matmul_copya_##NAME, &matmul_copyb_##NAME, &matmul_copyab_##NAME, \
-      &matmul_lines_##NAME,
+  &matmul_padded_##NAME, &matmul_copya_##NAME, &matmul_copyb_##NAME, &matmul_copyab_##NAME,
 
 const matmul_version *const matmul_versions[] = {
   &matmul_01_naive,
