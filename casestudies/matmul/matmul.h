@@ -73,6 +73,8 @@ const matmul_version *matmul_find(const char *name);
 const matmul_version *matmul_baseline(void);
 /* Destroys the cuBLAS handles the library versions created, if any. */
 void matmul_release_library(void);
+/* Frees the buffer of version 20's padded copies, if any. */
+void matmul_release_workspace(void);
 
 /* cluster_launch.c: launches `kernel` (arguments as for cudaLaunchKernel)
  * with the blocks of each z column grouped `splits` to a cluster and

@@ -215,3 +215,24 @@ int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s) {
   }
   return best;
 }
+
+/* Measured on the H100 (data/run12, data/run13): with C's rows unaligned,
+ * stored a float at a time, the split-2 plans ran 3.9 to 5.0% faster than
+ * the same tile unsplit at 4095x4097x1023 and 4096x4097x1024 (copies of
+ * the unaligned operands in both), and 1.7 to 6.5% at 1023x1025x1027; with
+ * aligned rows they ran 5 to 7% slower (4096x4096x1024, 4095x4096x1023,
+ * 4096x4100x1024). Counted on the unsplit plan, the change is a factor of
+ * about 1.09-1.10 between the two cases; why was not established. */
+int matmul_plan_choose_rows(const matmul_plan *plans, int n, matmul_shape s) {
+  int best = -1;
+  double best_cost = INFINITY;
+  for (int i = 0; i < n; i++) {
+    double cost = matmul_plan_cost(&plans[i], s);
+    if (s.N % 4 != 0 && plans[i].splits == 1) cost *= MATMUL_UNALIGNED_C_UNSPLIT;
+    if (best < 0 || cost < best_cost) {
+      best = i;
+      best_cost = cost;
+    }
+  }
+  return best;
+}

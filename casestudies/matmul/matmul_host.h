@@ -81,6 +81,12 @@ double matmul_plan_cost(const matmul_plan *plan, matmul_shape s);
 /* Index of the cheapest of n plans at shape s. */
 int matmul_plan_choose(const matmul_plan *plans, int n, matmul_shape s);
 
+/* Version 20's rule: as matmul_plan_choose, except that when the rows of
+ * C are not 16-byte aligned (N not a multiple of 4) an unsplit plan costs
+ * MATMUL_UNALIGNED_C_UNSPLIT times its model cost (matmul_host.c says why). */
+#define MATMUL_UNALIGNED_C_UNSPLIT 1.09
+int matmul_plan_choose_rows(const matmul_plan *plans, int n, matmul_shape s);
+
 #ifdef __cplusplus
 }
 #endif

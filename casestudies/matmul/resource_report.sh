@@ -18,13 +18,19 @@ for f in "$here"/[0-9][0-9]_*.cu "$here"/extra/*.cu; do
   awk -v file="${f#$here/}" '
     /Function properties for/ {
       kernel = $NF
-      # sgemm::sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS> mangles to
-      # ...ILi2ELi4ELb1ELi1E...: shown as <2,4,1,1>
-      if (match(kernel, /ILi[0-9]+ELi[0-9]+ELb[01]ELi[0-9]+E/)) {
+      # sgemm::sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS> mangles to
+      # ...ILi2ELi4ELi7ELi1E...: shown as <2,4,7,1>; the copy kernel of
+      # version 19, <WARPS_M, WARPS_N, SPLITS>, as <2,4,1>
+      if (match(kernel, /ILi[0-9]+ELi[0-9]+ELi[0-9]+ELi[0-9]+E/)) {
         args = substr(kernel, RSTART, RLENGTH)
         gsub(/[^0-9]+/, " ", args)
         split(args, v, " ")
         kernel = sprintf("<%s,%s,%s,%s>", v[1], v[2], v[3], v[4])
+      } else if (match(kernel, /ILi[0-9]+ELi[0-9]+ELi[0-9]+E/)) {
+        args = substr(kernel, RSTART, RLENGTH)
+        gsub(/[^0-9]+/, " ", args)
+        split(args, v, " ")
+        kernel = sprintf("<%s,%s,%s>", v[1], v[2], v[3])
       } else kernel = "-"
     }
     /bytes stack frame/ { stack = $1; stores = $5; loads = $9 }

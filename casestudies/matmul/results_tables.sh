@@ -1,20 +1,24 @@
 #!/bin/sh
 # Prints the Markdown tables of RESULTS.md from a runner's result lines, so
 # that every number there comes from the data file. With a second file (a
-# run on another lease), first the table of issue 14's targets: version
-# 18 against cuBLAS FP32 in each run, and the plan it chose.
-# usage: results_tables.sh RESULTS.jsonl [OTHER_RUN.jsonl]    (needs jq)
+# run on another lease), first the table of issue 14's targets: the entry
+# point (ENTRY, default 20_padded_rows) against cuBLAS FP32 in each run,
+# and the plan it chose, at the eight sizes of the issue.
+# usage: [ENTRY=NAME] results_tables.sh RESULTS.jsonl [OTHER_RUN.jsonl]    (needs jq)
 set -eu
 in=$1
+entry=${ENTRY:-20_padded_rows}
 if [ $# -ge 2 ]; then
-  echo "### Version 18 against the targets, two leases"
+  echo "### Version $entry against the targets, two leases"
   echo
-  echo "| size | target | cuBLAS FP32 GFLOP/s (A / B) | plan (A / B) | 18_size_aware GFLOP/s (A / B) | % of cuBLAS (A / B) | met |"
+  echo "| size | target | cuBLAS FP32 GFLOP/s (A / B) | plan (A / B) | $entry GFLOP/s (A / B) | % of cuBLAS (A / B) | met |"
   echo "|---|---:|---:|---|---:|---:|---|"
-  jq -rn --slurpfile runa "$in" --slurpfile runb "$2" '
+  jq -rn --arg entry "$entry" --slurpfile runa "$in" --slurpfile runb "$2" '
     def key: "\(.params.M)x\(.params.N)x\(.params.K)";
-    ($runa | map(select(.name == "18_size_aware"))) as $a |
-    ($runb | map(select(.name == "18_size_aware"))) as $b |
+    ["1024x1024x1024", "2048x2048x2048", "4096x4096x4096", "8192x8192x8192", "1000x1000x1000",
+     "4095x4097x1023", "8192x1024x4096", "333x4099x2049"] as $targets |
+    ($runa | map(select(.name == $entry and (key as $k | $targets | index([$k]))))) as $a |
+    ($runb | map(select(.name == $entry))) as $b |
     ($runa | map(select(.name == "cublas_fp32"))) as $ca |
     ($runb | map(select(.name == "cublas_fp32"))) as $cb |
     $a[] | key as $k |
@@ -22,7 +26,7 @@ if [ $# -ge 2 ]; then
     ($ca | map(select(key == $k))[0]) as $cra |
     ($cb | map(select(key == $k))[0]) as $crb |
     (if ($k == "4096x4096x4096" or $k == "8192x8192x8192") then 97 else 90 end) as $t |
-    "| \($k) | \($t)% | \($cra.gflops | round) / \($crb.gflops | round) | \(.params.plan) / \($rb.params.plan) | \(.gflops | round) / \($rb.gflops | round) | \(.ratio_to_cublas * 1000 | round / 10) / \($rb.ratio_to_cublas * 1000 | round / 10) | \(if (.ratio_to_cublas * 100 >= $t and $rb.ratio_to_cublas * 100 >= $t) then "yes" else "no" end) |"
+    "| \($k) | \($t)% | \($cra.gflops | round) / \($crb.gflops | round) | \(.params.plan) / \($rb.params.plan) | \(.gflops | round) / \($rb.gflops | round) | \(.ratio_to_cublas * 10000 | round / 100) / \($rb.ratio_to_cublas * 10000 | round / 100) | \(if (.ratio_to_cublas * 100 >= $t and $rb.ratio_to_cublas * 100 >= $t) then "yes" else "no" end) |"
   '
   echo
 fi

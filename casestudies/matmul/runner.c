@@ -330,6 +330,7 @@ int main(int argc, char **argv) {
   int failures = 0;
   for (int i = 0; i < o.size_count; i++) failures += run_size(&o, o.sizes[i], &info, json);
   matmul_release_library();
+  matmul_release_workspace();
   if (json) {
     if (fclose(json) != 0 || rename(tmp_path, o.json_path) != 0) {
       fprintf(stderr, "matmul: cannot write %s: %s\n", o.json_path, strerror(errno));

@@ -10,14 +10,18 @@
  *   first, as a zero-padded tile, so every later tile is whole; the row and
  *   column tests do not change with k and become loop-invariant predicates;
  *   operands are reached by pointers advanced once per tile; whether rows
- *   are 16-byte aligned (float4 loads) is a template argument, not a branch.
- *   The order of the multiply-adds is unchanged: increasing k.
+ *   are 16-byte aligned (float4 loads) is a template argument, not a branch
+ *   (ROWS below). The order of the multiply-adds is unchanged: increasing k.
  * - Split K (version 17): blockIdx.z takes K range z*k_chunk.. and the
  *   gridDim.z blocks of one tile form a cluster. Each writes its partial
  *   tile to its own shared memory; after a cluster barrier, block r sums
  *   rows r*BM/S.. of all S partials through distributed shared memory, in
  *   the order 0..S-1 (so the result does not depend on timing), and
- *   applies alpha and beta. No workspace, no atomics, one launch. */
+ *   applies alpha and beta. No workspace, no atomics, one launch.
+ * - Padded copies (version 20): A and B may come with row strides of their
+ *   own (lda, ldb), A with `skip` zero columns in front of each row (so
+ *   that its rows stay 16-byte aligned whatever K), B with its first `skip`
+ *   rows read as zeros instead of loaded; K then counts those columns. */
 #ifndef WARPMEM_SGEMM_KERNEL_CUH
 #define WARPMEM_SGEMM_KERNEL_CUH
 
@@ -26,6 +30,16 @@
 namespace sgemm {
 
 enum { BK = MATMUL_SPLIT_BK, PAD = 4, WARP_M = 64, WARP_N = 64 };
+
+/* What the kernel may assume of its operands (ROWS, a set of these bits). */
+enum {
+  ROWS_A4 = 1,       /* rows of A 16-byte aligned: float4 loads */
+  ROWS_B4 = 2,       /* rows of B 16-byte aligned: float4 loads */
+  ROWS_C4 = 4,       /* rows of C 16-byte aligned: float4 stores */
+  ROWS_COPIED = 8,   /* strides lda, ldb and `skip` as above; else K, N and 0 */
+  ROWS_SCALAR = 0,
+  ROWS_VEC = ROWS_A4 | ROWS_B4 | ROWS_C4
+};
 
 template <int WARPS_M, int WARPS_N>
 struct tile {
@@ -48,17 +62,19 @@ struct tile {
  * of C that are never stored, so the loads of the main loop need neither
  * a test nor zeros. Only K is guarded, in the remainder tile.
  *
- * With 16-byte rows (VEC) a thread loads float4 along a row: A[m][k..k+3]
- * (stored transposed, four words) and B[k][n..n+3]. Otherwise single
+ * With 16-byte rows a thread loads float4 along a row: A[m][k..k+3]
+ * (ROWS_A4; stored transposed, four words) and B[k][n..n+3] (ROWS_B4),
+ * the columns of B clamped to the last float4 of its row. Otherwise single
  * floats, laid out so that each warp-wide load is still whole 32-byte
  * sectors: A[m..m+3][k] (eight threads along k per row; stored as one
  * float4 of the transposed tile) and B[k][n + j*BN/4] (consecutive
  * threads on consecutive columns). Either way a thread covers A_STEP rows
  * of A and B_STEP rows of B per load, so one pointer per load of A and
  * one for all loads of B suffice. */
-template <int WARPS_M, int WARPS_N, bool VEC>
+template <int WARPS_M, int WARPS_N, int ROWS>
 struct loader {
   typedef tile<WARPS_M, WARPS_N> T;
+  static constexpr bool VA = ROWS & ROWS_A4, VB = ROWS & ROWS_B4;
   enum { A_STEP = T::THREADS / 2, B_STEP = T::THREADS / (T::BN / 4) };
   static_assert(T::THREADS % (T::BN / 4) == 0, "B loads must keep their columns");
   const float *a[T::A_LOADS], *b;
@@ -69,45 +85,45 @@ struct loader {
 
   /* Where in its tile thread t's load l of A starts: row, column. */
   static __device__ __forceinline__ int a_row(int t, int l) {
-    return (VEC ? t / 2 : t / BK * 4) + l * A_STEP;
+    return (VA ? t / 2 : t / BK * 4) + l * A_STEP;
   }
-  static __device__ __forceinline__ int a_col(int t) { return VEC ? t % 2 * 4 : t % BK; }
+  static __device__ __forceinline__ int a_col(int t) { return VA ? t % 2 * 4 : t % BK; }
   static __device__ __forceinline__ int b_col(int t) {
-    return VEC ? t % (T::BN / 4) * 4 : t % (T::BN / 4);
+    return VB ? t % (T::BN / 4) * 4 : t % (T::BN / 4);
   }
 
-  __device__ __forceinline__ loader(const float *A, const float *B, int M, int N, int K, int bm,
-                                    int bn, int k0, int t) {
+  __device__ __forceinline__ loader(const float *A, int lda, const float *B, int ldb, int M,
+                                    int N, int bm, int bn, int k0, int t) {
 #pragma unroll
     for (int l = 0; l < T::A_LOADS; l++) {
       int row = bm + a_row(t, l), first = min(row, M - 1);
-      a[l] = A + (size_t)first * K + k0 + a_col(t);
+      a[l] = A + (size_t)first * lda + k0 + a_col(t);
 #pragma unroll
-      for (int j = 0; j < 4; j++) a_rows[l][j] = (min(row + j, M - 1) - first) * K;
+      for (int j = 0; j < 4; j++) a_rows[l][j] = (min(row + j, M - 1) - first) * lda;
     }
     int col = bn + b_col(t);
-    int first = VEC ? min(col, N - 4) : min(col, N - 1);
-    b = B + (size_t)(k0 + t / (T::BN / 4)) * N + first;
+    int first = VB ? min(col, ldb - 4) : min(col, N - 1);
+    b = B + (size_t)(k0 + t / (T::BN / 4)) * ldb + first;
 #pragma unroll
     for (int j = 0; j < 4; j++) b_cols[j] = min(col + j * (T::BN / 4), N - 1) - first;
-    b_step = (size_t)B_STEP * N;
+    b_step = (size_t)B_STEP * ldb;
   }
 
   __device__ __forceinline__ float4 load_a(int l) const {
     const float *p = a[l];
-    if (VEC) return *reinterpret_cast<const float4 *>(p);
+    if (VA) return *reinterpret_cast<const float4 *>(p);
     return make_float4(p[a_rows[l][0]], p[a_rows[l][1]], p[a_rows[l][2]], p[a_rows[l][3]]);
   }
 
   __device__ __forceinline__ float4 load_b(int l) const {
     const float *p = b + l * b_step;
-    if (VEC) return *reinterpret_cast<const float4 *>(p);
+    if (VB) return *reinterpret_cast<const float4 *>(p);
     return make_float4(p[b_cols[0]], p[b_cols[1]], p[b_cols[2]], p[b_cols[3]]);
   }
 
   /* The next tile into registers when `more`, then the pointers move on
    * by BK columns of A / rows of B. */
-  __device__ __forceinline__ void load(int N, bool more) {
+  __device__ __forceinline__ void load(int ldb, bool more) {
 #pragma unroll
     for (int l = 0; l < T::A_LOADS; l++) {
       if (more) next_a[l] = load_a(l);
@@ -116,18 +132,19 @@ struct loader {
 #pragma unroll
     for (int l = 0; l < T::B_LOADS; l++)
       if (more) next_b[l] = load_b(l);
-    b += (size_t)BK * N;
+    b += (size_t)BK * ldb;
   }
 
   /* The first tile: the K remainder, `width` columns of A / rows of B
-   * (1..BK), the rest zeros. */
-  __device__ __forceinline__ void load_first(int N, int t, int width) {
+   * (1..BK), the rest zeros; so are rows of B before `skip` (this tile
+   * starts at row k0). */
+  __device__ __forceinline__ void load_first(int ldb, int t, int width, int k0, int skip) {
     const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
     for (int l = 0; l < T::A_LOADS; l++) {
       const float *p = a[l];
       int cols = width - a_col(t);
-      if (VEC)
+      if (VA)
         next_a[l] = make_float4(cols > 0 ? p[0] : 0.0f, cols > 1 ? p[1] : 0.0f,
                                 cols > 2 ? p[2] : 0.0f, cols > 3 ? p[3] : 0.0f);
       else
@@ -135,9 +152,12 @@ struct loader {
       a[l] += width;
     }
 #pragma unroll
-    for (int l = 0; l < T::B_LOADS; l++)
-      next_b[l] = t / (T::BN / 4) + l * B_STEP < width ? load_b(l) : zero;
-    b += (size_t)width * N;
+    for (int l = 0; l < T::B_LOADS; l++) {
+      int row = t / (T::BN / 4) + l * B_STEP;
+      bool in = row < width && (!(ROWS & ROWS_COPIED) || k0 + row >= skip);
+      next_b[l] = in ? load_b(l) : zero;
+    }
+    b += (size_t)width * ldb;
   }
 
   /* A transposed (As[k][m]). With float4 rows, 2 threads per row and rows
@@ -148,7 +168,7 @@ struct loader {
 #pragma unroll
     for (int l = 0; l < T::A_LOADS; l++) {
       int r = a_row(t, l), c = a_col(t);
-      if (VEC) {
+      if (VA) {
         As[c + 0][r] = next_a[l].x;
         As[c + 1][r] = next_a[l].y;
         As[c + 2][r] = next_a[l].z;
@@ -161,7 +181,7 @@ struct loader {
     for (int l = 0; l < T::B_LOADS; l++) {
       float *row = Bs[t / (T::BN / 4) + l * B_STEP];
       int c = b_col(t);
-      if (VEC) {
+      if (VB) {
         *reinterpret_cast<float4 *>(&row[c]) = next_b[l];
       } else {
         row[c] = next_b[l].x;
@@ -250,12 +270,13 @@ __device__ __forceinline__ void reduce_cluster(float acc[16][8], float *C, int M
   cluster_sync();
 }
 
-template <int WARPS_M, int WARPS_N, bool VEC, int SPLITS>
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
 __global__ void __launch_bounds__(tile<WARPS_M, WARPS_N>::THREADS,
                                   tile<WARPS_M, WARPS_N>::BLOCKS_PER_SM)
 sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, const float *B,
-             float beta, float *C) {
+             float beta, float *C, int lda, int ldb, int skip) {
   typedef tile<WARPS_M, WARPS_N> T;
+  constexpr bool COPIED = ROWS & ROWS_COPIED, VC = ROWS & ROWS_C4;
   __shared__ __align__(16) float As[2][BK][T::BM + PAD];
   __shared__ __align__(16) float Bs[2][BK][T::BN];
   int t = threadIdx.x;
@@ -269,11 +290,15 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
   float4 fa[2][4], fb[2][2];
 
   if (tiles > 0) {
-    loader<WARPS_M, WARPS_N, VEC> ld(A, B, M, N, K, bm, bn, k0, t);
+    if (!COPIED) {
+      lda = K;
+      ldb = N;
+    }
+    loader<WARPS_M, WARPS_N, ROWS> ld(A, lda, B, ldb, M, N, bm, bn, k0, t);
     /* The remainder first: the tiles after it are whole. */
-    ld.load_first(N, t, length - (tiles - 1) * BK);
+    ld.load_first(ldb, t, length - (tiles - 1) * BK, k0, skip);
     ld.store(As[0], Bs[0], t);
-    ld.load(N, tiles > 1);
+    ld.load(ldb, tiles > 1);
     __syncthreads();
     load_fragments<T::BM + PAD, T::BN>(As[0], Bs[0], 0, wr, wc, ty, tx, fa[0], fb[0]);
     /* Tile tl+1 goes to the other buffer at the start of tile tl, and tile
@@ -288,7 +313,7 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
         int cur = k % 2, nxt = (k + 1) % 2;
         if (k == 0) {
           ld.store(As[1 - buf], Bs[1 - buf], t);
-          ld.load(N, tl + 2 < tiles);
+          ld.load(ldb, tl + 2 < tiles);
         }
         if (k + 1 < BK) {
           load_fragments<T::BM + PAD, T::BN>(As[buf], Bs[buf], k + 1, wr, wc, ty, tx, fa[nxt],
@@ -304,53 +329,58 @@ sgemm_kernel(int M, int N, int K, int k_chunk, float alpha, const float *A, cons
   }
 
   if constexpr (SPLITS > 1) {
-    reduce_cluster<WARPS_M, WARPS_N, VEC, SPLITS>(acc, C, M, N, alpha, beta, bm, bn, wr, wc, ty,
-                                                  tx);
+    reduce_cluster<WARPS_M, WARPS_N, VC, SPLITS>(acc, C, M, N, alpha, beta, bm, bn, wr, wc, ty,
+                                                 tx);
   } else {
-    store_thread_tile(C, M, N, bm, bn, wr, wc, ty, tx, acc, alpha, beta, VEC);
+    store_thread_tile(C, M, N, bm, bn, wr, wc, ty, tx, acc, alpha, beta, VC);
   }
 }
 
 /* Raises the kernel's dynamic shared-memory limit to its partial tile,
  * once (the call costs host time inside every timed launch). */
-template <int WARPS_M, int WARPS_N, bool VEC, int SPLITS>
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
 static void allow_partial_tile(void) {
   static bool raised;
   if (!raised) {
-    CUDA_CHECK(cudaFuncSetAttribute(sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS>,
+    CUDA_CHECK(cudaFuncSetAttribute(sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     tile<WARPS_M, WARPS_N>::REDUCE_BYTES));
     raised = true;
   }
 }
 
-template <int WARPS_M, int WARPS_N, bool VEC, int SPLITS>
-static void launch_kernel(const matmul_args *p) {
+/* C = alpha*A*B + beta*C of p with BM x BN tiles and K split SPLITS ways.
+ * With ROWS_COPIED, A and B are read from the given copies instead, K
+ * counts A's `skip` leading columns, and lda, ldb are their strides. */
+template <int WARPS_M, int WARPS_N, int ROWS, int SPLITS>
+static void launch_kernel(const matmul_args *p, const float *A, const float *B, int K, int lda,
+                          int ldb, int skip) {
   typedef tile<WARPS_M, WARPS_N> T;
   dim3 grid(matmul_tiles(p->N, T::BN), matmul_tiles(p->M, T::BM), SPLITS);
-  int M = p->M, N = p->N, K = p->K, chunk = matmul_k_chunk(p->K, SPLITS);
+  int M = p->M, N = p->N, chunk = matmul_k_chunk(K, SPLITS);
   float alpha = p->alpha, beta = p->beta;
-  const float *A = p->A, *B = p->B;
   float *C = p->C;
   if (SPLITS == 1) {
-    sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS><<<grid, T::THREADS>>>(M, N, K, chunk, alpha, A, B,
-                                                                       beta, C);
+    sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS><<<grid, T::THREADS>>>(
+        M, N, K, chunk, alpha, A, B, beta, C, lda, ldb, skip);
   } else {
-    allow_partial_tile<WARPS_M, WARPS_N, VEC, SPLITS>();
-    void *args[] = {&M, &N, &K, &chunk, &alpha, &A, &B, &beta, &C};
-    matmul_cluster_launch((const void *)sgemm_kernel<WARPS_M, WARPS_N, VEC, SPLITS>, grid,
+    allow_partial_tile<WARPS_M, WARPS_N, ROWS, SPLITS>();
+    void *args[] = {&M, &N, &K, &chunk, &alpha, &A, &B, &beta, &C, &lda, &ldb, &skip};
+    matmul_cluster_launch((const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS, SPLITS>, grid,
                           dim3(T::THREADS), T::REDUCE_BYTES, SPLITS, args);
   }
   CUDA_CHECK_LAUNCH();
 }
 
-/* C = alpha*A*B + beta*C with BM x BN tiles and K split SPLITS ways. */
+/* C = alpha*A*B + beta*C with BM x BN tiles and K split SPLITS ways:
+ * float4 rows throughout when every row is 16-byte aligned, single floats
+ * throughout otherwise. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch(const matmul_args *p) {
   if (matmul_vector_ok(p))
-    launch_kernel<WARPS_M, WARPS_N, true, SPLITS>(p);
+    launch_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>(p, p->A, p->B, p->K, p->K, p->N, 0);
   else
-    launch_kernel<WARPS_M, WARPS_N, false, SPLITS>(p);
+    launch_kernel<WARPS_M, WARPS_N, ROWS_SCALAR, SPLITS>(p, p->A, p->B, p->K, p->K, p->N, 0);
 }
 
 /* How many blocks of this tile, split SPLITS ways, the GPU holds at once:
@@ -366,11 +396,11 @@ static int resident_blocks(void) {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, sgemm_kernel<WARPS_M, WARPS_N, true, SPLITS>, T::THREADS, 0));
+        &per_sm, sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>, T::THREADS, 0));
     known = per_sm * sms;
   } else {
-    allow_partial_tile<WARPS_M, WARPS_N, true, SPLITS>();
-    known = matmul_cluster_capacity((const void *)sgemm_kernel<WARPS_M, WARPS_N, true, SPLITS>,
+    allow_partial_tile<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>();
+    known = matmul_cluster_capacity((const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, SPLITS>,
                                     dim3(T::THREADS), T::REDUCE_BYTES, SPLITS);
   }
   return known;
@@ -378,7 +408,7 @@ static int resident_blocks(void) {
 
 template <int WARPS_M, int WARPS_N>
 static void attributes(struct cudaFuncAttributes *out) {
-  CUDA_CHECK(cudaFuncGetAttributes(out, (const void *)sgemm_kernel<WARPS_M, WARPS_N, true, 1>));
+  CUDA_CHECK(cudaFuncGetAttributes(out, (const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, 1>));
 }
 
 }  // namespace sgemm

@@ -10,11 +10,21 @@ extern const matmul_version matmul_01_naive, matmul_02_tiled16, matmul_03_tiled_
     matmul_07_vectorized, matmul_08_warptile, matmul_09_double_buffer, matmul_10_cp_async,
     matmul_11_bk16, matmul_12_frag_prefetch, matmul_13_large_tile, matmul_14_large_bk16,
     matmul_15_frag_double_buffer, matmul_16_lean_loop, matmul_17_cluster_split_k,
-    matmul_18_size_aware, matmul_extra_transposed_unpadded,
+    matmul_18_size_aware, matmul_19_async_rows, matmul_20_padded_rows,
+    matmul_extra_transposed_unpadded,
     matmul_cublas_fp32, matmul_cublas_pedantic, matmul_cublas_tf32;
 #define DECLARE_PLAN(WM, WN, S, NAME) extern const matmul_version matmul_plan_##NAME;
 MATMUL_PLANS(DECLARE_PLAN)
 #define LIST_PLAN(WM, WN, S, NAME) &matmul_plan_##NAME,
+#define DECLARE_ASYNC_PLAN(WM, WN, S, NAME) extern const matmul_version matmul_async_##NAME;
+MATMUL_PLANS(DECLARE_ASYNC_PLAN)
+#define LIST_ASYNC_PLAN(WM, WN, S, NAME) &matmul_async_##NAME,
+#define DECLARE_COPY_PLANS(WM, WN, S, NAME)                                              \
+  extern const matmul_version matmul_padded_##NAME, matmul_copya_##NAME, matmul_copyb_##NAME, \
+      matmul_copyab_##NAME;
+MATMUL_PLANS(DECLARE_COPY_PLANS)
+#define LIST_COPY_PLANS(WM, WN, S, NAME) \
+  &matmul_padded_##NAME, &matmul_copya_##NAME, &matmul_copyb_##NAME, &matmul_copyab_##NAME,
 
 const matmul_version *const matmul_versions[] = {
   &matmul_01_naive,
@@ -35,8 +45,12 @@ const matmul_version *const matmul_versions[] = {
   &matmul_16_lean_loop,
   &matmul_17_cluster_split_k,
   &matmul_18_size_aware,
+  &matmul_19_async_rows,
+  &matmul_20_padded_rows,
   &matmul_extra_transposed_unpadded,
   MATMUL_PLANS(LIST_PLAN)
+  MATMUL_PLANS(LIST_ASYNC_PLAN)
+  MATMUL_PLANS(LIST_COPY_PLANS)
   &matmul_cublas_fp32,
   &matmul_cublas_pedantic,
   &matmul_cublas_tf32,

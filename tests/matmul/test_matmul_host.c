@@ -197,6 +197,18 @@ static void plan_choice(void) {
   for (int i = 1; i < 12; i++)
     CHECK(matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 2000}) >=
           matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 1000}));
+  table[0].resident = 132;
+  /* Version 20's rule: with C's rows aligned, version 18's choice; with
+   * them unaligned, a split plan where 18 would run one unsplit. */
+  const matmul_shape aligned[] = {{4096, 4096, 4096}, {1024, 1024, 1024}, {4095, 4096, 1023},
+                                  {333, 4096, 2049}};
+  for (size_t i = 0; i < sizeof aligned / sizeof aligned[0]; i++)
+    CHECK(matmul_plan_choose_rows(table, 12, aligned[i]) ==
+          matmul_plan_choose(table, 12, aligned[i]));
+  matmul_shape odd = {4095, 4097, 1023};
+  CHECK(table[matmul_plan_choose(table, 12, odd)].splits == 1);
+  CHECK(table[matmul_plan_choose_rows(table, 12, odd)].splits == 2);
+  CHECK(table[matmul_plan_choose_rows(table, 12, (matmul_shape){333, 4099, 2049})].bm == 64);
 }
 
 static void vector_predicate(void) {

@@ -16,6 +16,13 @@ static const matmul_shape shapes[] = {
   {256, 384, 512},  /* whole tiles, 16-byte rows: the float4 / cp.async fast path */
   {260, 132, 36},   /* 16-byte rows, partial tiles in M, N and K */
   {129, 4, 4100},   /* one narrow column of tiles, long K */
+  /* Rows of A (K floats) and of B (N floats) off 16-byte alignment by each
+   * of 1, 2 and 3 floats, each with several tiles of K: */
+  {130, 257, 514},  /* N = 1, K = 2 mod 4 */
+  {67, 262, 307},   /* N = 2, K = 3 mod 4 */
+  {333, 131, 1029}, /* N = 3, K = 1 mod 4 */
+  {190, 256, 1023}, /* only A's rows off (K = 3 mod 4) */
+  {129, 510, 256},  /* only B's rows off (N = 2 mod 4) */
 };
 
 /* Under compute-sanitizer: the same kinds of edge (a single element,
@@ -108,5 +115,6 @@ int main(void) {
     teardown(&p);
   }
   matmul_release_library();
+  matmul_release_workspace();
   return test_summary();
 }
