@@ -439,6 +439,8 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
   args[n++] = arch_arg;
   args[n++] = "-Wno-unknown-cuda-version";
   args[n++] = "-Wno-register";           /* nvcc accepts `register` in C++17 */
+  args[n++] = "-Wno-c++11-narrowing";    /* and narrowing in braces (uchar4 v = {ushort, ..}) */
+  args[n++] = "-Wno-reserved-user-defined-literal"; /* and "%s"msg"\n" in macros */
   args[n++] = "-nocudalib";
   if (opt->cuda_path) {
     /* What clang's driver does for CUDA, spelt out so that warplint's

@@ -50,6 +50,45 @@ static void uniform_atom(kernel_ctx *k, CXCursor decl, const char *name, poly *o
   poly_atom(out, add_atom(k, ATOMK_UNIFORM, decl, name));
 }
 
+/* Whether p is a known value, the same for the lanes of a warp; notes in
+ * *per_block when it may differ between blocks. */
+static bool uniform_known(const kernel_ctx *k, const poly *p, bool *per_block) {
+  if (p->unknown || poly_lane_dependent(p)) return false;
+  *per_block = *per_block || uses_index_atoms(k, p);
+  return true;
+}
+
+/* c's value as a warp-uniform atom of its own (per block or for the grid). */
+static void uniform_value(kernel_ctx *k, CXCursor c, bool per_block, poly *out) {
+  char *text = source_text(c);
+  char name[64];
+  snprintf(name, sizeof name, "(%s)", text);
+  free(text);
+  uniform_atom(k, c, name, out);
+  if (per_block) k->atoms[out->terms[0].atoms[0]].per_block = true;
+}
+
+/* Whether a condition comes out alike for the lanes of a warp: every value
+ * it compares is known and lane-independent. */
+static bool uniform_condition(kernel_ctx *k, CXCursor c, bool *per_block, int depth) {
+  CXCursor s = strip(c);
+  child_list l = children(s);
+  if (clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1) return uniform_condition(k, l.c[0], per_block, depth + 1);
+  if (clang_getCursorKind(s) == CXCursor_BinaryOperator && l.n == 2) {
+    switch (clang_getCursorBinaryOperatorKind(s)) {
+    case CXBinaryOperator_LAnd: case CXBinaryOperator_LOr:
+    case CXBinaryOperator_LT: case CXBinaryOperator_GT: case CXBinaryOperator_LE:
+    case CXBinaryOperator_GE: case CXBinaryOperator_EQ: case CXBinaryOperator_NE:
+      return uniform_condition(k, l.c[0], per_block, depth + 1) && uniform_condition(k, l.c[1], per_block, depth + 1);
+    default:
+      break;
+    }
+  }
+  poly p;
+  eval_poly(k, s, &p, depth + 1);
+  return uniform_known(k, &p, per_block);
+}
+
 /* p.x where p is a parameter passed by value (a struct or vector type). */
 static bool parameter_field(kernel_ctx *k, CXCursor c, poly *out) {
   child_list l = children(c);
@@ -242,13 +281,18 @@ void eval_poly(kernel_ctx *k, CXCursor c, poly *out, int depth) {
     return;
   }
   case CXCursor_ConditionalOperator: {
-    /* c ? a : a' with the same value either way */
+    /* c ? a : a' with the same value either way; a choice every lane makes
+     * alike (xl < 0 ? 0 : xl on a block's corner) is one warp-uniform value */
     child_list l = children(c);
     poly a, b;
     if (l.n != 3) { poly_unknown(out, false); return; }
     eval_poly(k, l.c[1], &a, depth + 1);
     eval_poly(k, l.c[2], &b, depth + 1);
+    bool per_block = false;
     if (poly_equal(&a, &b)) *out = a;
+    else if (uniform_known(k, &a, &per_block) && uniform_known(k, &b, &per_block) &&
+             uniform_condition(k, l.c[0], &per_block, depth + 1))
+      uniform_value(k, c, per_block, out);
     else poly_unknown(out, a.data_dependent || b.data_dependent);
     return;
   }
@@ -272,6 +316,11 @@ static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth) {
   free(callee);
   int n = clang_Cursor_getNumArguments(c);
   loads = loads || n < 0;
+  /* a library function (ceil, min, sqrtf) of warp-uniform values is one */
+  CXCursor decl = clang_getCursorReferenced(c);
+  bool library = n > 0 && !clang_Cursor_isNull(decl) &&
+                 clang_Location_isInSystemHeader(clang_getCursorLocation(decl));
+  bool uniform = library, per_block = false;
   for (int i = 0; i < n && !loads; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
     if (is_pointer_type(clang_getCursorType(arg))) { loads = true; break; }
@@ -279,7 +328,9 @@ static void eval_call(kernel_ctx *k, CXCursor c, poly *out, int depth) {
     eval_poly(k, arg, &a, depth + 1);
     loads = a.unknown && a.data_dependent;
     varying = varying || poly_varies(&a);
+    uniform = uniform && uniform_known(k, &a, &per_block);
   }
+  if (uniform && !loads) { uniform_value(k, c, per_block, out); return; }
   poly_unknown(out, loads);
   out->lane_varying = varying;
 }

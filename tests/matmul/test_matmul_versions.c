@@ -26,11 +26,12 @@ static const matmul_shape shapes[] = {
 };
 
 /* Under compute-sanitizer: the same kinds of edge (a single element,
- * partial tiles, the 16-byte fast path, a K split eight ways) at a
- * fraction of the work; racecheck's time grows with K times the tile's
- * threads, which a narrow long-K shape wastes. */
+ * partial tiles, the 16-byte fast path, a K split eight ways, rows of A and
+ * B off 16-byte alignment) at a fraction of the work; racecheck's time
+ * grows with K times the tile's threads, which a narrow long-K shape
+ * wastes. */
 static const matmul_shape small_shapes[] = {
-  {1, 1, 1}, {17, 33, 65}, {127, 129, 31}, {256, 256, 64}, {260, 132, 36}, {65, 4, 516},
+  {1, 1, 1}, {17, 33, 65}, {127, 129, 31}, {256, 256, 64}, {260, 132, 36}, {65, 4, 516}, {67, 262, 37},
 };
 
 typedef struct problem {
