@@ -118,6 +118,7 @@ typedef struct access_info {
   int array;
   bool write, read, ldg;
   long long width;               /* bytes each lane reads or writes */
+  bool size_assumed;             /* the element's type was unknown: width assumed */
   poly off;                      /* byte offset into the array */
   bool data_dependent;           /* unknown because it depends on loaded values */
   bool unroll_known;             /* the index is a constant once loops are unrolled */

@@ -104,6 +104,10 @@ static int register_array(kernel_ctx *k, array_info *a, CXCursor decl, CXType el
   CXType spelt = declared.kind == CXType_Pointer ? clang_getPointeeType(declared) : elem;
   a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(spelt)));
   a->elem_size = type_size(elem);
+  /* a struct whose fields' types were not found (a missing header): its
+   * size and layout are clang's guesses */
+  CXCursor elem_decl = clang_getTypeDeclaration(clang_getCanonicalType(elem));
+  if (!clang_Cursor_isNull(elem_decl) && clang_isInvalidDeclaration(elem_decl)) a->size_assumed = true;
   if (a->elem_size <= 0) {
     CXCursor param = clang_getTypeDeclaration(clang_getCanonicalType(elem));
     long long v;
@@ -480,6 +484,7 @@ static bool record_address(kernel_ctx *k, CXCursor c, address a, int mode) {
   x->read = read;
   x->ldg = (mode & M_LDG) != 0;
   x->width = a.width;
+  x->size_assumed = a.size_assumed;
   x->off = a.off;
   x->data_dependent = a.off.unknown && a.off.data_dependent;
   x->unroll_known = address_unroll_known(k, c);
