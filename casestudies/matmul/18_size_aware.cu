@@ -23,24 +23,9 @@ typedef struct plan_entry {
 static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
 #define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
 
-/* The plans with their resident-block counts, asked once. */
-static const matmul_plan *plan_table(void) {
-  static matmul_plan table[PLAN_COUNT];
-  static bool known;
-  if (!known) {
-    for (int i = 0; i < PLAN_COUNT; i++) {
-      const plan_entry *e = &plans[i];
-      table[i] = (matmul_plan){64 * e->warps_m, 64 * e->warps_n, e->warps_m * e->warps_n,
-                               e->splits, e->per_sm, e->resident()};
-    }
-    known = true;
-  }
-  return table;
-}
-
 static const plan_entry *choose(const matmul_args *p) {
   matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose(plan_table(), PLAN_COUNT, s)];
+  return &plans[matmul_plan_choose(sgemm::plan_table(plans), PLAN_COUNT, s)];
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }

@@ -406,6 +406,24 @@ static int resident_blocks(void) {
   return known;
 }
 
+/* The cost model's view (matmul_plan) of a version's table of launch
+ * plans, each entry with warps_m, warps_n, splits, per_sm and resident():
+ * made once per table (the occupancy is asked once). */
+template <typename Entry, int N>
+static const matmul_plan *plan_table(const Entry (&entries)[N]) {
+  static matmul_plan table[N];
+  static bool known;
+  if (!known) {
+    for (int i = 0; i < N; i++) {
+      const Entry *e = &entries[i];
+      table[i] = (matmul_plan){64 * e->warps_m, 64 * e->warps_n, e->warps_m * e->warps_n,
+                               e->splits, e->per_sm, e->resident()};
+    }
+    known = true;
+  }
+  return table;
+}
+
 template <int WARPS_M, int WARPS_N>
 static void attributes(struct cudaFuncAttributes *out) {
   CUDA_CHECK(cudaFuncGetAttributes(out, (const void *)sgemm_kernel<WARPS_M, WARPS_N, ROWS_VEC, 1>));
