@@ -252,6 +252,10 @@ long long subscript_step(const kernel_ctx *k, int array, CXCursor subscript);
 bool unroll_known(kernel_ctx *k, CXCursor c, int depth);
 bool uses_loop_atom(const kernel_ctx *k, const poly *p);
 bool uses_index_atoms(const kernel_ctx *k, const poly *p);
+/* Whether a condition comes out alike for the lanes of a warp (every value
+ * it compares known and lane-independent); *per_block set when it may
+ * differ between blocks. */
+bool uniform_condition(kernel_ctx *k, CXCursor c, bool *per_block, int depth);
 void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size);
 
 /* ---- lanes.c: the warp model ---- */

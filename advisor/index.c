@@ -70,7 +70,7 @@ static void uniform_value(kernel_ctx *k, CXCursor c, bool per_block, poly *out) 
 
 /* Whether a condition comes out alike for the lanes of a warp: every value
  * it compares is known and lane-independent. */
-static bool uniform_condition(kernel_ctx *k, CXCursor c, bool *per_block, int depth) {
+bool uniform_condition(kernel_ctx *k, CXCursor c, bool *per_block, int depth) {
   CXCursor s = strip(c);
   child_list l = children(s);
   if (clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1) return uniform_condition(k, l.c[0], per_block, depth + 1);

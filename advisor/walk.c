@@ -264,26 +264,11 @@ static void join(kernel_ctx *k, const var_state *other, int count, bool divergen
   for (int v = 0; v < count; v++) join_state(k, v, &k->env[v], &other[v], divergent, per_block);
 }
 
-/* Whether a branch condition may come out differently in different blocks:
- * a compared value depends on a block or thread index, on a per-block
- * value, or is not known. */
+/* Whether a branch condition may come out differently in different blocks
+ * (or lanes): not known to be uniform, or uniform per block only. */
 static bool condition_per_block(kernel_ctx *k, CXCursor c) {
-  CXCursor s = strip(c);
-  child_list l = children(s);
-  if (clang_getCursorKind(s) == CXCursor_UnaryOperator && l.n == 1) return condition_per_block(k, l.c[0]);
-  if (clang_getCursorKind(s) == CXCursor_BinaryOperator && l.n == 2) {
-    switch (clang_getCursorBinaryOperatorKind(s)) {
-    case CXBinaryOperator_LAnd: case CXBinaryOperator_LOr:
-    case CXBinaryOperator_LT: case CXBinaryOperator_GT: case CXBinaryOperator_LE:
-    case CXBinaryOperator_GE: case CXBinaryOperator_EQ: case CXBinaryOperator_NE:
-      return condition_per_block(k, l.c[0]) || condition_per_block(k, l.c[1]);
-    default:
-      break;
-    }
-  }
-  poly p;
-  eval_poly(k, s, &p, 0);
-  return p.unknown || uses_index_atoms(k, &p);
+  bool per_block = false;
+  return !uniform_condition(k, c, &per_block, 0) || per_block;
 }
 
 /* ---- assignments ---- */
