@@ -64,6 +64,13 @@ typedef struct matmul_version {
   X(1, 2, 4, tile64x128_s4)        \
   X(1, 2, 8, tile64x128_s8)
 
+/* Version 21's stream-K plans (21_stream_k.cu): warps down and across the
+ * block, and the plan's name as a version of its own. */
+#define MATMUL_STREAM_K_PLANS(X)   \
+  X(2, 4, stream_k_tile128x256)    \
+  X(2, 2, stream_k_tile128x128)    \
+  X(1, 2, stream_k_tile64x128)
+
 extern const matmul_version *const matmul_versions[];
 extern const int matmul_version_count;
 
@@ -73,7 +80,15 @@ const matmul_version *matmul_find(const char *name);
 const matmul_version *matmul_baseline(void);
 /* Destroys the cuBLAS handles the library versions created, if any. */
 void matmul_release_library(void);
-/* Frees the buffer of version 20's padded copies, if any. */
+/* workspace.c: a device buffer of at least `bytes`, kept between calls and
+ * zeroed whenever it is (re)allocated; one per use. */
+typedef enum matmul_workspace_use {
+  MATMUL_WORKSPACE_COPIES,    /* version 20's padded copies of A and B */
+  MATMUL_WORKSPACE_STREAM_K,  /* version 21's flags and partial tiles */
+  MATMUL_WORKSPACES
+} matmul_workspace_use;
+void *matmul_workspace(matmul_workspace_use use, size_t bytes);
+/* Frees every workspace. */
 void matmul_release_workspace(void);
 
 /* cluster_launch.c: launches `kernel` (arguments as for cudaLaunchKernel)

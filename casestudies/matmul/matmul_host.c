@@ -191,8 +191,28 @@ static double round_cost(int blocks, const matmul_plan *p, double block_macs, do
                    overhead);
 }
 
+/* Stream-K (version 21): as many blocks as the GPU holds, each an equal
+ * run of the tiles' K steps, so every SM gets the same number of blocks
+ * and every block the same work, within one step. A block pays the fixed
+ * cost once for each tile its run touches (one more than its whole tiles,
+ * counting the partial tiles at both ends) and one exchange of partial
+ * sums through the workspace, counted as a reduction. */
+static double stream_k_cost(const matmul_plan *p, matmul_shape s) {
+  long long steps = matmul_tiles(s.K, MATMUL_SPLIT_BK);
+  long long total = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * steps;
+  long long blocks = total < p->resident ? total : p->resident;
+  double sms = (double)p->resident / p->per_sm;
+  int per_sm = (int)ceil(blocks / sms);
+  long long run = (total + blocks - 1) / blocks;
+  double tiles_touched = (double)(run / steps) + 2;
+  double macs = (double)run * p->bm * p->bn * MATMUL_SPLIT_BK;
+  return round_cost(per_sm, p, macs, tiles_touched * PLAN_FIXED_MACS + PLAN_REDUCE_MACS);
+}
+
 double matmul_plan_cost(const matmul_plan *p, matmul_shape s) {
-  if (p->resident < p->splits || p->per_sm <= 0) return INFINITY;
+  if (p->resident <= 0 || p->per_sm <= 0) return INFINITY;
+  if (p->splits == 0) return stream_k_cost(p, s);
+  if (p->resident < p->splits) return INFINITY;
   long long blocks = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * p->splits;
   int per_sm = p->per_sm;
   double sms = (double)p->resident / per_sm;  /* SMs that take blocks of this plan */

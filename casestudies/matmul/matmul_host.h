@@ -57,7 +57,8 @@ void matmul_fill_random(float *x, size_t n, unsigned *seed);
 int matmul_k_chunk(int K, int splits);
 
 /* One way to launch the kernel of versions 16-18 (sgemm_kernel.cuh): its
- * block tile, warps per block, K split, how many of its blocks one SM
+ * block tile, warps per block, K split (0: version 21's stream-K, whose
+ * grid is as many blocks as the GPU holds), how many of its blocks one SM
  * holds, and how many the whole GPU holds at once (from the occupancy API
  * at run time, which for clusters counts only those that fit whole into
  * a GPC; 0 if it cannot run). */

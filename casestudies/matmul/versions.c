@@ -10,12 +10,15 @@ extern const matmul_version matmul_01_naive, matmul_02_tiled16, matmul_03_tiled_
     matmul_07_vectorized, matmul_08_warptile, matmul_09_double_buffer, matmul_10_cp_async,
     matmul_11_bk16, matmul_12_frag_prefetch, matmul_13_large_tile, matmul_14_large_bk16,
     matmul_15_frag_double_buffer, matmul_16_lean_loop, matmul_17_cluster_split_k,
-    matmul_18_size_aware, matmul_19_async_rows, matmul_20_padded_rows,
+    matmul_18_size_aware, matmul_19_async_rows, matmul_20_padded_rows, matmul_21_stream_k,
     matmul_extra_transposed_unpadded,
     matmul_cublas_fp32, matmul_cublas_pedantic, matmul_cublas_tf32;
 #define DECLARE_PLAN(WM, WN, S, NAME) extern const matmul_version matmul_plan_##NAME;
 MATMUL_PLANS(DECLARE_PLAN)
 #define LIST_PLAN(WM, WN, S, NAME) &matmul_plan_##NAME,
+#define DECLARE_STREAM_K_PLAN(WM, WN, NAME) extern const matmul_version matmul_plan_##NAME;
+MATMUL_STREAM_K_PLANS(DECLARE_STREAM_K_PLAN)
+#define LIST_STREAM_K_PLAN(WM, WN, NAME) &matmul_plan_##NAME,
 #define DECLARE_ASYNC_PLAN(WM, WN, S, NAME) extern const matmul_version matmul_async_##NAME;
 MATMUL_PLANS(DECLARE_ASYNC_PLAN)
 #define LIST_ASYNC_PLAN(WM, WN, S, NAME) &matmul_async_##NAME,
@@ -47,10 +50,12 @@ const matmul_version *const matmul_versions[] = {
   &matmul_18_size_aware,
   &matmul_19_async_rows,
   &matmul_20_padded_rows,
+  &matmul_21_stream_k,
   &matmul_extra_transposed_unpadded,
   MATMUL_PLANS(LIST_PLAN)
   MATMUL_PLANS(LIST_ASYNC_PLAN)
   MATMUL_PLANS(LIST_COPY_PLANS)
+  MATMUL_STREAM_K_PLANS(LIST_STREAM_K_PLAN)
   &matmul_cublas_fp32,
   &matmul_cublas_pedantic,
   &matmul_cublas_tf32,
