@@ -203,6 +203,12 @@ static int stream_k_blocks(void) {
   return known;
 }
 
+/* The number of the last stream-K launch, whatever its tile and row flags:
+ * its flags hold it, so a flag left by an earlier launch (they share the
+ * workspace) never passes for one of this launch. 0 is what a new
+ * workspace holds, and is skipped. */
+static unsigned stream_k_launches;
+
 template <int WARPS_M, int WARPS_N>
 struct launch_stream_k {
   const matmul_args *p;
@@ -219,12 +225,10 @@ struct launch_stream_k {
     size_t flag_bytes = ((size_t)blocks * sizeof(unsigned) + 15) / 16 * 16;
     char *w = (char *)matmul_workspace(MATMUL_WORKSPACE_STREAM_K,
                                        flag_bytes + (size_t)blocks * T::BM * T::BN * 4);
-    /* The flags of a launch hold its number; 0 is what a new workspace holds. */
-    static unsigned launches;
-    if (++launches == 0) launches = 1;
+    if (++stream_k_launches == 0) stream_k_launches = 1;
     stream_k_kernel<WARPS_M, WARPS_N, ROWS><<<blocks, T::THREADS>>>(
         p->M, p->N, o->K, p->alpha, o->A, o->B, p->beta, p->C, o->lda, o->ldb, o->skip,
-        (float4 *)(w + flag_bytes), (unsigned *)w, launches);
+        (float4 *)(w + flag_bytes), (unsigned *)w, stream_k_launches);
     CUDA_CHECK_LAUNCH();
   }
 };

@@ -193,10 +193,21 @@ static double round_cost(int blocks, const matmul_plan *p, double block_macs, do
 
 /* Stream-K (version 21): as many blocks as the GPU holds, each an equal
  * run of the tiles' K steps, so every SM gets the same number of blocks
- * and every block the same work, within one step. A block pays the fixed
- * cost once for each tile its run touches (one more than its whole tiles,
- * counting the partial tiles at both ends) and one exchange of partial
- * sums through the workspace, counted as a reduction. */
+ * and every block the same work, within one step. Two costs of its own,
+ * fitted to the first H100 run of version 21 (data/run16: 18 shapes, its
+ * three stream-K plans against four of version 20's), as the choice that
+ * lost least time over those shapes:
+ * - its multiply-adds cost STREAM_K_MAC_FACTOR times a data-parallel
+ *   block's (at 4096^3 and 8192^3 the 128x256 stream-K plan ran 1.2% slower
+ *   than 128x256 tiles, where the even load alone predicts 3% faster);
+ * - each tile a block touches (its whole tiles, plus the partial ones at
+ *   both ends) costs STREAM_K_TILE_MACS for a 128x256 tile, in proportion
+ *   to the area for smaller ones (loads to start, stores or partial sums to
+ *   write), and the exchange of partial sums a reduction, also in
+ *   proportion. */
+#define STREAM_K_MAC_FACTOR 1.03
+#define STREAM_K_TILE_MACS 1400000.0
+
 static double stream_k_cost(const matmul_plan *p, matmul_shape s) {
   long long steps = matmul_tiles(s.K, MATMUL_SPLIT_BK);
   long long total = (long long)matmul_tiles(s.M, p->bm) * matmul_tiles(s.N, p->bn) * steps;
@@ -205,8 +216,10 @@ static double stream_k_cost(const matmul_plan *p, matmul_shape s) {
   int per_sm = (int)ceil(blocks / sms);
   long long run = (total + blocks - 1) / blocks;
   double tiles_touched = (double)(run / steps) + 2;
-  double macs = (double)run * p->bm * p->bn * MATMUL_SPLIT_BK;
-  return round_cost(per_sm, p, macs, tiles_touched * PLAN_FIXED_MACS + PLAN_REDUCE_MACS);
+  double area = (double)p->bm * p->bn / (128.0 * 256.0);
+  double macs = (double)run * p->bm * p->bn * MATMUL_SPLIT_BK * STREAM_K_MAC_FACTOR;
+  return round_cost(per_sm, p, macs,
+                    area * (tiles_touched * STREAM_K_TILE_MACS + PLAN_REDUCE_MACS));
 }
 
 double matmul_plan_cost(const matmul_plan *p, matmul_shape s) {

@@ -43,7 +43,7 @@ for t in test_matmul_host test_matmul_versions; do
   "$bin/$t" >> "$OUT/tests.log" 2>&1
   echo "$t exit $?" >> "$OUT/tests.log"
 done
-"$bin/test_matmul_runner_json" "$bin/matmul" /tmp/runner_output.jsonl >> "$OUT/tests.log" 2>&1
+"$bin/test_matmul_runner_json" "$bin/matmul" /tmp >> "$OUT/tests.log" 2>&1
 echo "test_matmul_runner_json exit $?" >> "$OUT/tests.log"
 
 # Clock and power every 200 ms while the timed runs go: a power-capped

@@ -211,6 +211,39 @@ static void plan_choice(void) {
   CHECK(table[matmul_plan_choose_rows(table, 12, (matmul_shape){333, 4099, 2049})].bm == 64);
 }
 
+/* Version 21's table: version 20's and one stream-K plan (splits 0) per
+ * tile. The model keeps whole tiles where they fill the GPU evenly and
+ * takes stream-K where they do not (the choices measured in data/run16). */
+static void stream_k_choice(void) {
+  matmul_plan table[15];
+  const int tiles[3][3] = {{128, 256, 1}, {128, 128, 2}, {64, 128, 4}};
+  const int clusters[3][4] = {{132, 124, 120, 112}, {264, 264, 248, 240}, {528, 528, 528, 496}};
+  for (int t = 0; t < 3; t++) {
+    int warps = tiles[t][0] * tiles[t][1] / 4096;
+    for (int s = 0; s < 4; s++)
+      table[t * 4 + s] = (matmul_plan){tiles[t][0], tiles[t][1], warps, 1 << s, tiles[t][2],
+                                       clusters[t][s]};
+    table[12 + t] = (matmul_plan){tiles[t][0], tiles[t][1], warps, 0, tiles[t][2],
+                                  132 * tiles[t][2]};
+  }
+  const matmul_shape whole[] = {{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048},
+                                {8192, 1024, 4096}, {4095, 4097, 1023}};
+  for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+    CHECK(table[matmul_plan_choose_rows(table, 15, whole[i])].splits > 0);
+  const matmul_shape uneven[] = {{333, 4099, 2049}, {1536, 1536, 1536}, {1023, 1025, 1027},
+                                 {3000, 3000, 500}, {200, 200, 20000}};
+  for (size_t i = 0; i < sizeof uneven / sizeof uneven[0]; i++)
+    CHECK(table[matmul_plan_choose_rows(table, 15, uneven[i])].splits == 0);
+  /* A stream-K run never costs less with more K, and a plan the GPU
+   * cannot hold is never picked. */
+  for (int i = 12; i < 15; i++)
+    CHECK(matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 2000}) >=
+          matmul_plan_cost(&table[i], (matmul_shape){1000, 1000, 1000}));
+  for (int i = 12; i < 15; i++) table[i].resident = 0;
+  CHECK(isinf(matmul_plan_cost(&table[12], (matmul_shape){333, 4099, 2049})));
+  CHECK(table[matmul_plan_choose_rows(table, 15, (matmul_shape){333, 4099, 2049})].splits > 0);
+}
+
 static void vector_predicate(void) {
   matmul_args p = {64, 64, 64, 1, 0, (const float *)0x1000, (const float *)0x2000,
                    (float *)0x3000};
@@ -235,5 +268,6 @@ int main(void) {
   k_chunks();
   split_to_fill();
   plan_choice();
+  stream_k_choice();
   return test_summary();
 }
