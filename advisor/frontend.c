@@ -398,13 +398,14 @@ static const char builtin_vars_text[] =
   "#endif\n";
 
 /* With a toolkit, what nvcc gives that clang does not, from the stand-ins:
- * the __nv_atomic_* built-ins and host min/max (included after the
+ * the __nv_atomic_* built-ins, the cache-hinted stores and host min/max (included after the
  * toolkit's headers), and headers nvcc's host compiler has but clang may
  * lack (GCC's omp.h), in a folder searched after every other, so a real
  * one always wins (warplint_minmax.h is there for warplint_toolkit_host.h). */
 #define WARPLINT_TOOLKIT_EXTRAS "/__warplint__/toolkit"
 #define WARPLINT_FALLBACK_INCLUDE "/__warplint__/fallback"
-static const char *const toolkit_includes[] = {"warplint_nv_atomic.h", "warplint_toolkit_host.h"};
+static const char *const toolkit_includes[] = {"warplint_nv_atomic.h", "warplint_cache_stores.h",
+                                                "warplint_toolkit_host.h"};
 static const char *const toolkit_fallbacks[] = {"omp.h", "warplint_minmax.h"};
 
 static const wl_shim_header *shim_header(const char *name) {

@@ -64,10 +64,7 @@ template <typename T> __device__ T __ldca(const T *ptr);
 template <typename T> __device__ T __ldcs(const T *ptr);
 template <typename T> __device__ T __ldlu(const T *ptr);
 template <typename T> __device__ T __ldcv(const T *ptr);
-template <typename T> __device__ void __stcg(T *ptr, T value);
-template <typename T> __device__ void __stcs(T *ptr, T value);
-template <typename T> __device__ void __stwb(T *ptr, T value);
-template <typename T> __device__ void __stwt(T *ptr, T value);
+#include <warplint_cache_stores.h>
 __device__ void __prefetch_global_l1(const void *ptr);
 __device__ void __prefetch_global_l2(const void *ptr);
 
