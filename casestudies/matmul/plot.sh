@@ -5,8 +5,8 @@
 #       out: another class of arithmetic, it would flatten the scale)
 #   plot.sh RESULTS.jsonl OUT.png ratio    % of cuBLAS FP32 in the same run
 #       at every size, one bar per version, with issue 14's 90% and 97%
-# The plans of the tables of versions 18-20 (tile*, async_*, padded_*,
-# copya_*, copyb_*, copyab_*) are left out of both: they have their own
+# The plans of the tables of versions 18-21 (tile*, async_*, padded_*,
+# copya_*, copyb_*, copyab_*, stream_k_*) are left out of both: they have their own
 # table. Needs jq and gnuplot.
 set -eu
 in=$1
@@ -24,7 +24,7 @@ set boxwidth 0.9
 set grid ytics'
 if [ "$mode" = ratio ]; then
   # One row per size, one column per version, in the runner's order.
-  jq -r 'select(.params.arith == "fp32" and (.name | test("^(tile|async_|padded_|copya?b?_)") | not))
+  jq -r 'select(.params.arith == "fp32" and (.name | test("^(tile|async_|padded_|copya?b?_|stream_k_)") | not))
          | [.name, "\(.params.M)x\(.params.N)x\(.params.K)", .ratio_to_cublas * 100] | @tsv' "$in" |
   awk -F'\t' '
     !($1 in seen_v) { seen_v[$1] = 1; vers[++nv] = $1 }
@@ -57,7 +57,7 @@ fi
 # One row per version, in the order the runner wrote them, one column per
 # square size: name g1024 g2048 g4096 g8192 (NaN where missing).
 jq -r 'select(.params.M == .params.N and .params.N == .params.K and .params.arith == "fp32"
-              and (.name | test("^(tile|async_|padded_|copya?b?_)") | not))
+              and (.name | test("^(tile|async_|padded_|copya?b?_|stream_k_)") | not))
        | [.name, .params.M, .gflops] | @tsv' "$in" |
 awk -F'\t' '
   !($1 in seen) { seen[$1] = 1; order[++n] = $1 }
