@@ -10,22 +10,11 @@
  * be measured: matmul --versions tile128x256_s1,... */
 #include "sgemm_kernel.cuh"
 
-typedef struct plan_entry {
-  const char *name;
-  int warps_m, warps_n, splits, per_sm;
-  void (*launch)(const matmul_args *p);
-  int (*resident)(void);
-} plan_entry;
+#define PLAN_ENTRY(WM, WN, S, NAME) SGEMM_PLAN_ENTRY(WM, WN, S, NAME, sgemm::launch)
+static const sgemm::plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
 
-#define PLAN_ENTRY(WM, WN, S, NAME) \
-  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, sgemm::launch<WM, WN, S>,          \
-   sgemm::resident_blocks<WM, WN, S>},
-static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
-#define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
-
-static const plan_entry *choose(const matmul_args *p) {
-  matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose(sgemm::plan_table(plans), PLAN_COUNT, s)];
+static const sgemm::plan_entry *choose(const matmul_args *p) {
+  return sgemm::choose_plan(plans, p, matmul_plan_choose);
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }

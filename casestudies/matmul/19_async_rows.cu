@@ -22,6 +22,8 @@
  * copy of B covers 32 consecutive columns of one row. Rows of A past M and
  * columns of B past N are clamped, as in sgemm_kernel.cuh; the K remainder
  * is the first tile, its missing k zero-filled by the copy (source size 0). */
+#include <stdio.h>
+
 #include "sgemm_kernel.cuh"
 
 namespace async_rows {
@@ -250,29 +252,21 @@ static void attributes(struct cudaFuncAttributes *out) {
 /* The plans of version 18's table and its rule (matmul_plan_choose), the
  * resident-block counts of the float4 kernel: at every plan the copy
  * kernel fits as many blocks on an SM. */
-typedef struct plan_entry {
-  const char *name, *async_name;
-  int warps_m, warps_n, splits, per_sm;
-  void (*launch)(const matmul_args *p);
-  int (*resident)(void);
-} plan_entry;
+#define PLAN_ENTRY(WM, WN, S, NAME) SGEMM_PLAN_ENTRY(WM, WN, S, NAME, async_rows::launch_any)
+static const sgemm::plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
 
-#define PLAN_ENTRY(WM, WN, S, NAME)                                                        \
-  {#NAME, "async_" #NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM,                   \
-   async_rows::launch_any<WM, WN, S>, sgemm::resident_blocks<WM, WN, S>},
-static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
-#define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
-
-static const plan_entry *choose(const matmul_args *p) {
-  matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose(sgemm::plan_table(plans), PLAN_COUNT, s)];
+static const sgemm::plan_entry *choose(const matmul_args *p) {
+  return sgemm::choose_plan(plans, p, matmul_plan_choose);
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }
 
+/* The plan's name, as its version of the copy kernel when rows are not
+ * 16-byte aligned (async_tile128x256_s1, ...). */
 static const char *choice(const matmul_args *p) {
-  const plan_entry *e = choose(p);
-  return matmul_vector_ok(p) ? e->name : e->async_name;
+  static char text[64];
+  snprintf(text, sizeof text, "%s%s", matmul_vector_ok(p) ? "" : "async_", choose(p)->name);
+  return text;
 }
 
 extern "C" const matmul_version matmul_19_async_rows = {

@@ -19,8 +19,6 @@
  * The copies (row_copies.cu) run on the same stream before the product,
  * inside the timed call, into a device buffer kept between calls
  * (workspace.c). */
-#include <stdio.h>
-
 #include "row_copies.cuh"
 
 namespace {
@@ -41,30 +39,17 @@ void launch_copy_ab(const matmul_args *p) {
 
 }  // namespace
 
-typedef struct plan_entry {
-  const char *name;
-  int warps_m, warps_n, splits, per_sm;
-  void (*launch)(const matmul_args *p);
-  int (*resident)(void);
-} plan_entry;
+#define PLAN_ENTRY(WM, WN, S, NAME) SGEMM_PLAN_ENTRY(WM, WN, S, NAME, sgemm::launch_rule)
+static const sgemm::plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
 
-#define PLAN_ENTRY(WM, WN, S, NAME)                                                          \
-  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, sgemm::launch_rule<WM, WN, S>,            \
-   sgemm::resident_blocks<WM, WN, S>},
-static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY)};
-#define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
-
-static const plan_entry *choose(const matmul_args *p) {
-  matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose_rows(sgemm::plan_table(plans), PLAN_COUNT, s)];
+static const sgemm::plan_entry *choose(const matmul_args *p) {
+  return sgemm::choose_plan(plans, p, matmul_plan_choose_rows);
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }
 
 static const char *choice(const matmul_args *p) {
-  static char text[64];
-  snprintf(text, sizeof text, "%s%s", choose(p)->name, sgemm::copies_text(p));
-  return text;
+  return sgemm::plan_with_copies(choose(p)->name, p);
 }
 
 extern "C" const matmul_version matmul_20_padded_rows = {

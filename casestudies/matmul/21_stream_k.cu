@@ -29,8 +29,6 @@
  * The copies of unaligned rows and their rule are version 20's
  * (row_copies.cu); the flags carry the number of the launch, so they
  * never need clearing. */
-#include <stdio.h>
-
 #include "row_copies.cuh"
 
 namespace sgemm {
@@ -218,9 +216,8 @@ struct launch_stream_k {
     typedef tile<WARPS_M, WARPS_N> T;
     long long total = (long long)matmul_tiles(p->M, T::BM) * matmul_tiles(p->N, T::BN) *
                       matmul_tiles(o->K, BK);
-    int blocks = (int)(total < stream_k_blocks<WARPS_M, WARPS_N>()
-                           ? total
-                           : stream_k_blocks<WARPS_M, WARPS_N>());
+    int resident = stream_k_blocks<WARPS_M, WARPS_N>();
+    int blocks = (int)(total < resident ? total : resident);
     /* Flags first (16-byte aligned), then one partial tile per block. */
     size_t flag_bytes = ((size_t)blocks * sizeof(unsigned) + 15) / 16 * 16;
     char *w = (char *)matmul_workspace(MATMUL_WORKSPACE_STREAM_K,
@@ -237,10 +234,7 @@ struct launch_stream_k {
 template <int WARPS_M, int WARPS_N>
 static void stream_k(const matmul_args *p) {
   row_operands o;
-  if (!copy_rows(p, copies_for(p), &o)) {
-    bool vec = matmul_vector_ok(p);
-    o = row_operands{p->A, p->B, p->K, p->K, p->N, 0, vec ? ROWS_VEC : ROWS_SCALAR};
-  }
+  copy_rows(p, copies_for(p), &o);
   with_rows(o.rows, launch_stream_k<WARPS_M, WARPS_N>{p, &o});
 }
 
@@ -253,33 +247,21 @@ static void stream_k_attributes(struct cudaFuncAttributes *out) {
 
 /* Version 21's table: version 20's plans, then one stream-K plan per
  * block tile (splits 0 in the cost model: matmul_host.c). */
-typedef struct plan_entry {
-  const char *name;
-  int warps_m, warps_n, splits, per_sm;
-  void (*launch)(const matmul_args *p);
-  int (*resident)(void);
-} plan_entry;
-
-#define PLAN_ENTRY(WM, WN, S, NAME)                                                          \
-  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, sgemm::launch_rule<WM, WN, S>,     \
-   sgemm::resident_blocks<WM, WN, S>},
+#define PLAN_ENTRY(WM, WN, S, NAME) SGEMM_PLAN_ENTRY(WM, WN, S, NAME, sgemm::launch_rule)
 #define STREAM_K_ENTRY(WM, WN, NAME)                                                         \
   {#NAME, WM, WN, 0, sgemm::tile<WM, WN>::BLOCKS_PER_SM, sgemm::stream_k<WM, WN>,           \
    sgemm::stream_k_blocks<WM, WN>},
-static const plan_entry plans[] = {MATMUL_PLANS(PLAN_ENTRY) MATMUL_STREAM_K_PLANS(STREAM_K_ENTRY)};
-#define PLAN_COUNT (int)(sizeof plans / sizeof plans[0])
+static const sgemm::plan_entry plans[] = {
+    MATMUL_PLANS(PLAN_ENTRY) MATMUL_STREAM_K_PLANS(STREAM_K_ENTRY)};
 
-static const plan_entry *choose(const matmul_args *p) {
-  matmul_shape s = {p->M, p->N, p->K};
-  return &plans[matmul_plan_choose_rows(sgemm::plan_table(plans), PLAN_COUNT, s)];
+static const sgemm::plan_entry *choose(const matmul_args *p) {
+  return sgemm::choose_plan(plans, p, matmul_plan_choose_rows);
 }
 
 static void launch(const matmul_args *p) { choose(p)->launch(p); }
 
 static const char *choice(const matmul_args *p) {
-  static char text[64];
-  snprintf(text, sizeof text, "%s%s", choose(p)->name, sgemm::copies_text(p));
-  return text;
+  return sgemm::plan_with_copies(choose(p)->name, p);
 }
 
 extern "C" const matmul_version matmul_21_stream_k = {

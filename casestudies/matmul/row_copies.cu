@@ -42,9 +42,12 @@ static void pad_rows(const float *src, int rows, int cols, float *dst, int ld, i
  * so that every tile after the K remainder starts on a float4), and the
  * product runs over K + skip, reading B's first skip rows as zeros; a copy
  * of B gets it at the end. */
-bool copy_rows(const matmul_args *p, int copy, row_operands *out) {
+void copy_rows(const matmul_args *p, int copy, row_operands *out) {
   uintptr_t bases = (uintptr_t)p->A | (uintptr_t)p->B | (uintptr_t)p->C;
-  if (bases % 16 != 0) return false;
+  if (bases % 16 != 0) {
+    *out = row_operands{p->A, p->B, p->K, p->K, p->N, 0, ROWS_SCALAR};
+    return;
+  }
   bool a4 = p->K % 4 == 0, b4 = p->N % 4 == 0;
   if (a4) copy &= ~COPY_A;
   if (b4) copy &= ~COPY_B;
@@ -71,7 +74,6 @@ bool copy_rows(const matmul_args *p, int copy, row_operands *out) {
   o.rows = (copy ? ROWS_COPIED : 0) | (a4 || (copy & COPY_A) ? ROWS_A4 : 0) |
            (b4 || (copy & COPY_B) ? ROWS_B4 : 0) | (b4 ? ROWS_C4 : 0);
   *out = o;
-  return true;
 }
 
 /* Copy an unaligned operand when the product reuses each of its elements
@@ -83,13 +85,16 @@ int copies_for(const matmul_args *p) {
   return (p->N >= COPY_MIN_REUSE ? COPY_A : 0) | (p->M >= COPY_MIN_REUSE ? COPY_B : 0);
 }
 
-int copies_made(const matmul_args *p) {
+/* Which of the rule's copies a call makes: those of unaligned rows. */
+static int copies_made(const matmul_args *p) {
   return copies_for(p) & ((p->K % 4 != 0 ? COPY_A : 0) | (p->N % 4 != 0 ? COPY_B : 0));
 }
 
-const char *copies_text(const matmul_args *p) {
-  static const char *const text[] = {"", " + copy A", " + copy B", " + copy A, B"};
-  return text[copies_made(p)];
+const char *plan_with_copies(const char *plan, const matmul_args *p) {
+  static const char *const copied[] = {"", " + copy A", " + copy B", " + copy A, B"};
+  static char text[64];
+  snprintf(text, sizeof text, "%s%s", plan, copied[copies_made(p)]);
+  return text;
 }
 
 }  // namespace sgemm

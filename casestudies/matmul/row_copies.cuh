@@ -24,18 +24,19 @@ struct row_operands {
 };
 
 /* Makes the copies `copy` asks for (COPY_A | COPY_B) of the operands whose
- * rows are unaligned, and describes what the product should read. False,
- * with nothing copied, when a base address is off 16 bytes (never the case
- * for cudaMalloc'd matrices): the caller then takes the single-float path. */
-bool copy_rows(const matmul_args *p, int copy, row_operands *out);
+ * rows are unaligned, and describes what the product should read. When a
+ * base address is off 16 bytes (never the case for cudaMalloc'd matrices)
+ * nothing is copied and every operand is read a float at a time
+ * (ROWS_SCALAR, version 18's path there). */
+void copy_rows(const matmul_args *p, int copy, row_operands *out);
 
 /* The rule: which operands to copy (COPY_A | COPY_B) if their rows are
- * unaligned; and which of them a call really copies. */
+ * unaligned. */
 int copies_for(const matmul_args *p);
-int copies_made(const matmul_args *p);
 
-/* " + copy A" and the like, for the runner's table. */
-const char *copies_text(const matmul_args *p);
+/* `plan` and the copies the rule makes for p ("tile128x128_s2 + copy A"),
+ * for the runner's table: a buffer of its own, rewritten at each call. */
+const char *plan_with_copies(const char *plan, const matmul_args *p);
 
 /* Calls launch.template run<R>() for the ROWS flags R = rows, one of those
  * that a shape and its copies can produce: each is a kernel of its own. */
@@ -71,18 +72,15 @@ struct launch_operands {
   }
 };
 
-/* The plan's launch with the copies `copy` asks for (row_copies.cuh);
- * base addresses off 16 bytes take version 18's single-float path. */
+/* The plan's launch with the copies `copy` asks for. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_copies(const matmul_args *p, int copy) {
   row_operands o;
-  if (!copy_rows(p, copy, &o)) {
-    launch<WARPS_M, WARPS_N, SPLITS>(p);
-    return;
-  }
+  copy_rows(p, copy, &o);
   with_rows(o.rows, launch_operands<WARPS_M, WARPS_N, SPLITS>{p, &o});
 }
 
+/* The plan's launch with the copies of the rule. */
 template <int WARPS_M, int WARPS_N, int SPLITS>
 static void launch_rule(const matmul_args *p) {
   launch_copies<WARPS_M, WARPS_N, SPLITS>(p, copies_for(p));

@@ -406,22 +406,48 @@ static int resident_blocks(void) {
   return known;
 }
 
+/* One entry of a version's table of launch plans (versions 18-21): its
+ * name, block tile in warps, K split (0: version 21's stream-K), how many
+ * of its blocks an SM holds, its launch, and how many of its blocks the
+ * GPU holds at once (asked at run time). */
+struct plan_entry {
+  const char *name;
+  int warps_m, warps_n, splits, per_sm;
+  void (*launch)(const matmul_args *p);
+  int (*resident)(void);
+};
+
+/* The entry of plan (WM, WN, S) of sgemm_kernel, launched by
+ * LAUNCH<WM, WN, S>; a table is MATMUL_PLANS of these. */
+#define SGEMM_PLAN_ENTRY(WM, WN, S, NAME, LAUNCH)                                            \
+  {#NAME, WM, WN, S, sgemm::tile<WM, WN>::BLOCKS_PER_SM, LAUNCH<WM, WN, S>,                 \
+   sgemm::resident_blocks<WM, WN, S>},
+
 /* The cost model's view (matmul_plan) of a version's table of launch
- * plans, each entry with warps_m, warps_n, splits, per_sm and resident():
- * made once per table (the occupancy is asked once). */
-template <typename Entry, int N>
-static const matmul_plan *plan_table(const Entry (&entries)[N]) {
+ * plans: made once per table (the occupancy is asked once). Each version
+ * file has one table, so one per size of table is one per table. */
+template <int N>
+static const matmul_plan *plan_table(const plan_entry (&entries)[N]) {
   static matmul_plan table[N];
   static bool known;
   if (!known) {
     for (int i = 0; i < N; i++) {
-      const Entry *e = &entries[i];
+      const plan_entry *e = &entries[i];
       table[i] = (matmul_plan){64 * e->warps_m, 64 * e->warps_n, e->warps_m * e->warps_n,
                                e->splits, e->per_sm, e->resident()};
     }
     known = true;
   }
   return table;
+}
+
+/* The plan of `plans` that `rule` (matmul_plan_choose, or version 20's
+ * matmul_plan_choose_rows) picks for p. */
+template <int N>
+static const plan_entry *choose_plan(const plan_entry (&plans)[N], const matmul_args *p,
+                                     int (*rule)(const matmul_plan *, int, matmul_shape)) {
+  matmul_shape s = {p->M, p->N, p->K};
+  return &plans[rule(plan_table(plans), N, s)];
 }
 
 template <int WARPS_M, int WARPS_N>
