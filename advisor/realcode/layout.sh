@@ -30,7 +30,14 @@ grep -v '^#' "$lists/corpus.tsv" | while IFS='	' read -r name repo commit licenc
   # the patterns that match something: git archive refuses the others.
   present=$(git --git-dir="$git_dir" ls-tree -r --name-only "$commit" | sed -n 's/.*\(\.[A-Za-z]*\)$/*\1/p' | sort -u)
   patterns=$(for p in $source_patterns; do echo "$present" | grep -qxF "$p" && echo "$p"; done | tr '\n' ' ')
-  git --git-dir="$git_dir" archive "$commit" -- $patterns | tar -x -C "$dest/$name.tmp"
+  # Files whose objects the snapshot lacks are left out by name (git archive
+  # stops at the first missing object).
+  tree=$(git --git-dir="$git_dir" ls-tree -r "$commit" | awk '$2 == "blob"')
+  lost=$(echo "$tree" | awk '{ print $3 }' | git --git-dir="$git_dir" cat-file --batch-check |
+    awk '$2 == "missing" { print $1 }')
+  missing_paths=$(echo "$tree" | awk -v lost="$lost" 'BEGIN { n = split(lost, l, "\n"); for (i = 1; i <= n; i++) gone[l[i]] = 1 }
+    ($3 in gone) { sub(/^[^\t]*\t/, ""); print ":(exclude)" $0 }')
+  git --git-dir="$git_dir" archive "$commit" -- $patterns $missing_paths | tar -x -C "$dest/$name.tmp"
   rm -rf "$dest/$name"
   mv "$dest/$name.tmp" "$dest/$name"
   count=$(cd "$dest/$name" && find . -path "$files" -name '*.cu' | wc -l)
