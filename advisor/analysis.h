@@ -129,6 +129,7 @@ typedef struct access_info {
   int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no loop-carried counter) */
   int loop_count;
   unsigned line, column;
+  CXFile file;                   /* where line and column are, when not the analysed file (a header) */
   int region;                    /* kernel_ctx's region at the access */
   /* A field of an aligned 8- or 16-byte record of equal fields (float4's
    * x): the record's size, the field's offset in it, the record's offset.
@@ -153,7 +154,7 @@ typedef struct template_args {
 } template_args;
 
 typedef struct kernel_ctx {
-  const file_ctx *fc;
+  file_ctx *fc;
   const char *path;
   const wl_options *opt;
   wl_file_result *res;
@@ -186,6 +187,8 @@ typedef struct kernel_ctx {
  * and template arguments. */
 typedef struct launch_info {
   char *usr;                     /* the kernel's, or its template's */
+  char *device_name;             /* the launched function's name in device code (mangled) */
+  CXCursor kernel;               /* the launched function (a template's specialization) */
   long long block[3];
   bool known;
   template_args targs;
@@ -199,15 +202,38 @@ typedef struct parse_error {
   char *text;                    /* clang's message */
 } parse_error;
 
+typedef struct ast_index ast_index;
+typedef struct device_code device_code;
+
 struct file_ctx {
   const char *path;
   const wl_options *opt;
   wl_file_result *res;
   CXFile file;
+  CXTranslationUnit tu;
+  const device_code *device;     /* the file's device code, or NULL (why: device_why) */
+  char device_why[512];
+  ast_index *index;              /* names.c: the user's expressions by place, built on first use */
   launch_info *launches; int launch_count, launch_cap;
   parse_error *errors; int error_count, error_cap;
   bool *error_inside;            /* per error: it lies in a skipped kernel */
 };
+
+/* The compiler arguments that come before the user's (-I, -D), and the
+ * in-memory headers they name (virtual paths under /__warplint__), for
+ * libclang's host-side parse and clang's device-side compile alike. */
+#define CUDA_SETUP_ARGS 32
+#define CUDA_SETUP_FILES 256
+typedef struct cuda_setup {
+  const char *args[CUDA_SETUP_ARGS];
+  int arg_count;
+  int prefix_count;              /* args[0..prefix_count): up to the last forced -include */
+  struct CXUnsavedFile files[CUDA_SETUP_FILES];
+  unsigned file_count;
+  char names[CUDA_SETUP_FILES][96];
+  char arch_arg[64], cuda_path_arg[1024], cuda_include_arg[1024], toolkit_include_args[4][96];
+} cuda_setup;
+void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device);
 
 /* The first parse error inside c's extent in the analysed file, or NULL. */
 const parse_error *error_within(const file_ctx *fc, CXCursor c);
@@ -270,6 +296,21 @@ bool lane_ref(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);
  * the same for all lanes of each warp (known or not). */
 bool lane_condition(kernel_ctx *k, CXCursor c, unsigned *when_true, unsigned *when_false);
 void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model *m);
+/* The pieces the device-code model (ir.c) shares: lane values of a
+ * polynomial, lane-value arithmetic, and a model from lanes evaluated one
+ * warp at a time (eval returns false when it cannot). */
+typedef bool (*lane_eval_fn)(void *ctx, int warp, lane_vals *out);
+void model_evaluated(kernel_ctx *k, lane_eval_fn eval, void *ctx, long long width, int warp, lane_model *m);
+void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m);
+int first_active_warp(const kernel_ctx *k);
+bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out);
+void lanes_fill(lane_vals *o, long long value, bool shifted);
+bool lanes_invariant(const lane_vals *a);
+bool lanes_in_range(const lane_vals *a, long long low);
+bool lanes_distinct(const lane_vals *v);
+bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out);
+bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out);
+bool lanes_compare(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out);
 long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted);
 int active_lanes(unsigned mask);
 int count_distinct_active(const long long *v, unsigned active);
@@ -321,6 +362,45 @@ void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
 void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *block);
+
+/* ---- names.c: the AST's names for what the device code touches ---- */
+/* The AST side of one kernel analysed on its device code. */
+typedef struct ir_scope {
+  file_ctx *fc;
+  CXCursor kernel;               /* the launched specialization, or the kernel as written */
+  CXCursor params[32];
+  int param_count;
+} ir_scope;
+void ir_scope_init(ir_scope *s, file_ctx *fc, CXCursor kernel);
+void ir_param_name(const ir_scope *s, int position, char *out, size_t size);
+CXCursor ir_param_cursor(const ir_scope *s, int position);
+/* A __shared__ / __constant__ / __device__ variable of that name (inside
+ * the kernel first), or a null cursor. */
+CXCursor ir_variable_named(const ir_scope *s, const char *name, int space);
+/* The array an access at file:line:column names: its declaration (a null
+ * cursor when it is no variable, as for p.data), its name as written;
+ * *column moves to the name's when it is on that line (a store's place is
+ * its `=`). */
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size);
+/* The variable an update at file:line:column names (i in i += 4), or false. */
+bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
+/* The file of that path when it is the user's (parsed, not a system
+ * header), else NULL. */
+CXFile ir_user_file(const ir_scope *s, const char *path);
+void ast_index_free(ast_index *x);
+bool same_file(CXFile a, CXFile b);           /* by device and inode, whatever the path */
+
+/* ---- ir.c: the lane model on device code ---- */
+void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope);
+/* The kernel functions of fc's device code defined where fn is (its
+ * instantiations), with their names (malloc'd); how many. */
+int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max);
+
+/* ---- frontend.c ---- */
+/* The result a finding in `file` goes to: the analysed file's, or one of
+ * its headers' (made on first use). */
+wl_file_result *result_for_file(file_ctx *fc, CXFile file);
+void record_kernel(file_ctx *fc, CXCursor fn, const char *analysis, const char *instance, const char *reason);
 
 /* ---- kernel.c ---- */
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body);

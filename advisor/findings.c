@@ -11,7 +11,7 @@ const char *const wl_space_names[] = {"global", "shared", "constant", "local", "
 
 wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
                                const array_info *a) {
-  wl_file_result *r = k->res;
+  wl_file_result *r = x->file ? result_for_file(k->fc, x->file) : k->res;
   for (size_t i = 0; i < r->finding_count; i++) {
     wl_finding *f = &r->findings[i];
     if (strcmp(f->rule, rule) == 0 && f->line == x->line && f->array && strcmp(f->array, a->name) == 0)

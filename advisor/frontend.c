@@ -3,6 +3,7 @@
  * diagnostics, finds the launches (block shapes) and the kernels, and hands
  * each kernel to kernel.c. */
 #include "analysis.h"
+#include "device.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -165,6 +166,28 @@ static void template_arguments(CXCursor instance, CXCursor tmpl, template_args *
   }
 }
 
+/* The launched function's name in device code: its host-side mangling
+ * names the stub (_Z24__device_stub__kernelPf), the device function is
+ * _Z6kernelPf. */
+static char *device_name(CXCursor kernel) {
+  char *host = cx_take(clang_Cursor_getMangling(kernel));
+  const char *stub = "__device_stub__";
+  char *at = strstr(host, stub);
+  if (!at) return host;
+  char *rest = at + strlen(stub);
+  char *digits = at;
+  while (digits > host && digits[-1] >= '0' && digits[-1] <= '9') digits--;
+  char *name;
+  if (digits < at) {                     /* _Z<length>__device_stub__<name>...: the length shrinks */
+    long length = strtol(digits, NULL, 10) - (long)strlen(stub);
+    name = wl_format("%.*s%ld%s", (int)(digits - host), host, length, rest);
+  } else {
+    name = wl_format("%.*s%s", (int)(at - host), host, rest);   /* extern "C": the plain name */
+  }
+  free(host);
+  return name;
+}
+
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   file_ctx *fc = d;
@@ -182,6 +205,8 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
         CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
         if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
         li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
+        li.kernel = kernel;
+        li.device_name = device_name(kernel);
         li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block);
         if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block);
         GROW(fc->launches, fc->launch_count, fc->launch_cap);
@@ -213,6 +238,19 @@ static void claim_errors_within(file_ctx *fc, CXCursor c) {
     if (error_in_extent(&fc->errors[i], c)) fc->error_inside[i] = true;
 }
 
+/* A header of the user's project: not a system header (the toolkit's, the
+ * compiler's) and not one of warplint's stand-ins. */
+static bool in_project_header(CXCursor c) {
+  CXSourceLocation at = clang_getCursorLocation(c);
+  if (clang_Location_isInSystemHeader(at)) return false;
+  CXFile f;
+  clang_getExpansionLocation(at, &f, NULL, NULL, NULL);
+  char *name = f ? cx_take(clang_getFileName(f)) : wl_strdup("/__warplint__");
+  bool ours = strncmp(name, "/__warplint__", 13) == 0;
+  free(name);
+  return !ours;
+}
+
 /* Every kernel defined in the file whose own text parsed; a kernel with an
  * error inside it is skipped with one line, the others are analysed. */
 static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClientData d) {
@@ -220,7 +258,8 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
   file_ctx *fc = d;
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (kind == CXCursor_Namespace || kind == CXCursor_LinkageSpec) return CXChildVisit_Recurse;
-  if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) || !in_file(c, fc->file))
+  if ((kind != CXCursor_FunctionDecl && kind != CXCursor_FunctionTemplate) ||
+      (!in_file(c, fc->file) && !in_project_header(c)))
     return CXChildVisit_Continue;
   if (!clang_isCursorDefinition(c)) return CXChildVisit_Continue;
   if (!has_attr(c, CXCursor_CUDAGlobalAttr)) return CXChildVisit_Continue;
@@ -239,7 +278,9 @@ static enum CXChildVisitResult find_kernels(CXCursor c, CXCursor parent, CXClien
     return CXChildVisit_Continue;
   }
   analyze_kernel(fc, c, body);
-  fc->res->kernels_analysed++;
+  CXFile file;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &file, NULL, NULL, NULL);
+  result_for_file(fc, file)->kernels_analysed++;
   return CXChildVisit_Continue;
 }
 
@@ -424,37 +465,38 @@ static void add_stand_in(struct CXUnsavedFile *files, char (*names)[96], unsigne
   ++*nfiles;
 }
 
-/* Parses path as CUDA with the shim (or the real headers) and extra_args. */
-static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
-                                    int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
-  char arch_arg[64];
-  snprintf(arch_arg, sizeof arch_arg, "--cuda-gpu-arch=%s", opt->arch);
-  char cuda_path_arg[1024], cuda_include_arg[1024];
-  char toolkit_include_args[sizeof toolkit_includes / sizeof toolkit_includes[0]][96];
-  const char *args[128];
+/* The compiler arguments and in-memory headers of a parse, the same for
+ * libclang's host-side parse and clang's device-side compile (device.c):
+ * what parses in one compiles in the other. */
+void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
+  memset(s, 0, sizeof *s);
+  const char **args = s->args;
   int n = 0;
+  snprintf(s->arch_arg, sizeof s->arch_arg, "--cuda-gpu-arch=%s", opt->arch);
   args[n++] = "-x";
   args[n++] = "cuda";
   args[n++] = "-std=c++17";
-  args[n++] = "--cuda-host-only";
-  args[n++] = arch_arg;
+  args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
+  args[n++] = s->arch_arg;
   args[n++] = "-Wno-unknown-cuda-version";
   args[n++] = "-Wno-register";           /* nvcc accepts `register` in C++17 */
   args[n++] = "-Wno-c++11-narrowing";    /* and narrowing in braces (uchar4 v = {ushort, ..}) */
   args[n++] = "-Wno-reserved-user-defined-literal"; /* and "%s"msg"\n" in macros */
-  args[n++] = "-nocudalib";
+  /* The device compile links the toolkit's libdevice as nvcc does (and
+   * without it clang takes the toolkit for an old one: no launches). */
+  if (!device || !opt->cuda_path) args[n++] = "-nocudalib";
   if (opt->cuda_path) {
     /* What clang's driver does for CUDA, spelt out so that warplint's
      * built-in variables come first (builtin_vars_text), then the toolkit,
      * then CUDA 13's cub, thrust and libcu++ (nvcc adds include/cccl). */
-    snprintf(cuda_path_arg, sizeof cuda_path_arg, "--cuda-path=%s", opt->cuda_path);
-    snprintf(cuda_include_arg, sizeof cuda_include_arg, "%s/include", opt->cuda_path);
-    args[n++] = cuda_path_arg;
+    snprintf(s->cuda_path_arg, sizeof s->cuda_path_arg, "--cuda-path=%s", opt->cuda_path);
+    snprintf(s->cuda_include_arg, sizeof s->cuda_include_arg, "%s/include", opt->cuda_path);
+    args[n++] = s->cuda_path_arg;
     args[n++] = "-nocudainc";
     args[n++] = "-include";
     args[n++] = WARPLINT_BUILTIN_VARS;
     args[n++] = "-isystem";
-    args[n++] = cuda_include_arg;
+    args[n++] = s->cuda_include_arg;
     if (opt->cccl_include) {
       args[n++] = "-isystem";
       args[n++] = opt->cccl_include;
@@ -462,51 +504,65 @@ static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char
     args[n++] = "-include";
     args[n++] = "__clang_cuda_runtime_wrapper.h";
     for (size_t i = 0; i < sizeof toolkit_includes / sizeof toolkit_includes[0]; i++) {
-      snprintf(toolkit_include_args[i], sizeof toolkit_include_args[i], "%s/%s", WARPLINT_TOOLKIT_EXTRAS,
+      snprintf(s->toolkit_include_args[i], sizeof s->toolkit_include_args[i], "%s/%s", WARPLINT_TOOLKIT_EXTRAS,
                toolkit_includes[i]);
       args[n++] = "-include";
-      args[n++] = toolkit_include_args[i];
+      args[n++] = s->toolkit_include_args[i];
     }
+    s->prefix_count = n;                 /* the forced includes end here */
     args[n++] = "-idirafter";
     args[n++] = WARPLINT_FALLBACK_INCLUDE;
   } else {
     args[n++] = "-nocudainc";
     args[n++] = "-include";
     args[n++] = opt->shim_path;
+    s->prefix_count = n;
     args[n++] = "-I" WARPLINT_VIRTUAL_INCLUDE;  /* before the user's -I: the stand-in CUDA headers */
   }
-  for (int i = 0; i < extra_count && n < 127; i++) args[n++] = extra_args[i];
-  CXTranslationUnit tu = NULL;
+  s->arg_count = n;
   /* The shim, empty stand-ins for the runtime headers it replaces (so that
    * #include <cuda_runtime.h> finds nothing to redefine), and the library
    * stand-ins (cublas_v2.h...). All sit in the virtual folder searched before
    * the user's -I and -isystem: a real toolkit header is never entered, so
    * its quoted includes never reach the real cuda_fp16.hpp and the like. */
-  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0], max_files = 256 };
-  struct CXUnsavedFile files[max_files];
-  char names[max_files][96];
+  enum { runtime_count = sizeof stand_in_headers / sizeof stand_in_headers[0] };
+  struct CXUnsavedFile *files = s->files;
   unsigned nfiles = 0;
   if (opt->cuda_path) {
     files[nfiles++] = (struct CXUnsavedFile){WARPLINT_BUILTIN_VARS, builtin_vars_text, sizeof builtin_vars_text - 1};
     for (size_t i = 0; i < sizeof toolkit_includes / sizeof toolkit_includes[0]; i++)
-      add_stand_in(files, names, &nfiles, WARPLINT_TOOLKIT_EXTRAS, toolkit_includes[i]);
+      add_stand_in(files, s->names, &nfiles, WARPLINT_TOOLKIT_EXTRAS, toolkit_includes[i]);
     for (size_t i = 0; i < sizeof toolkit_fallbacks / sizeof toolkit_fallbacks[0]; i++)
-      add_stand_in(files, names, &nfiles, WARPLINT_FALLBACK_INCLUDE, toolkit_fallbacks[i]);
-  }
-  if (!opt->cuda_path) {
+      add_stand_in(files, s->names, &nfiles, WARPLINT_FALLBACK_INCLUDE, toolkit_fallbacks[i]);
+  } else {
     files[nfiles++] = (struct CXUnsavedFile){opt->shim_path, opt->shim_text, (unsigned long)opt->shim_len};
-    for (size_t i = 0; i < runtime_count + wl_shim_headers_count && nfiles < max_files; i++) {
+    for (size_t i = 0; i < runtime_count + wl_shim_headers_count && nfiles < CUDA_SETUP_FILES; i++) {
       bool runtime = i < runtime_count;
       const char *name = runtime ? stand_in_headers[i] : wl_shim_headers[i - runtime_count].name;
-      snprintf(names[nfiles], sizeof names[nfiles], "%s/%s", WARPLINT_VIRTUAL_INCLUDE, name);
-      files[nfiles] = runtime ? (struct CXUnsavedFile){names[nfiles], stand_in_text, sizeof stand_in_text - 1}
-                              : (struct CXUnsavedFile){names[nfiles], wl_shim_headers[i - runtime_count].text,
+      snprintf(s->names[nfiles], sizeof s->names[nfiles], "%s/%s", WARPLINT_VIRTUAL_INCLUDE, name);
+      files[nfiles] = runtime ? (struct CXUnsavedFile){s->names[nfiles], stand_in_text, sizeof stand_in_text - 1}
+                              : (struct CXUnsavedFile){s->names[nfiles], wl_shim_headers[i - runtime_count].text,
                                                        (unsigned long)wl_shim_headers[i - runtime_count].size};
       nfiles++;
     }
   }
-  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, files, nfiles,
+  s->file_count = nfiles;
+}
+
+/* Parses path as CUDA with the shim (or the real headers) and extra_args. */
+static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
+                                    int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
+  cuda_setup *s = malloc(sizeof *s);
+  if (!s) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  cuda_setup_init(s, opt, false);
+  const char *args[CUDA_SETUP_ARGS + 128];
+  int n = s->arg_count;
+  memcpy(args, s->args, (size_t)n * sizeof args[0]);
+  for (int i = 0; i < extra_count && i < 128; i++) args[n++] = extra_args[i];
+  CXTranslationUnit tu = NULL;
+  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, s->files, s->file_count,
                                     CXTranslationUnit_KeepGoing, &tu);
+  free(s);
   return tu;
 }
 
@@ -589,6 +645,11 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   size_t len;
   char *text = read_source(path, &len, r);
   if (!text) { r->failed = true; return; }
+  file_ctx fc = {.path = path, .opt = opt, .res = r};
+  /* the device side compiles while libclang parses the host side */
+  device_job *job = NULL;
+  if (opt->syntax_only) snprintf(fc.device_why, sizeof fc.device_why, "the syntax model was asked for (--model syntax)");
+  else job = device_start(path, extra_args, extra_count, opt, fc.device_why, sizeof fc.device_why);
   enum CXErrorCode rc;
   CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, &rc);
   char why[1024];
@@ -598,6 +659,8 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
     if (opt->cuda_path_explicit) {
       wl_result_error(r, "%s: error: cannot parse with the CUDA toolkit in %s: %s", path, opt->cuda_path, why);
       r->failed = true;
+      device_code unused;
+      if (job && device_finish(job, &unused, why, sizeof why)) device_free(&unused);
       free(text);
       return;
     }
@@ -607,26 +670,70 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
     stand_ins.cuda_path = stand_ins.cccl_include = NULL;
     tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, &rc);
   }
+  device_code code;
+  if (job && device_finish(job, &code, fc.device_why, sizeof fc.device_why)) fc.device = &code;
+  if (!fc.device && getenv("WARPLINT_TRACE")) fprintf(stderr, "trace: %s: no device code: %s\n", path, fc.device_why);
   if (rc != CXError_Success || !tu) {
     wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
     r->failed = true;
+    if (fc.device) device_free(&code);
     free(text);
     return;
   }
-  file_ctx fc = {.path = path, .opt = opt, .res = r, .file = clang_getFile(tu, path)};
+  fc.tu = tu;
+  fc.file = clang_getFile(tu, path);
   collect_errors(tu, &fc);
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, find_launches, &fc);
   clang_visitChildren(root, find_kernels, &fc);
   report_errors(&fc, text);
   apply_suppressions(r, text, len);
-  for (int i = 0; i < fc.launch_count; i++) free(fc.launches[i].usr);
+  for (size_t h = 0; h < r->header_count; h++) {
+    size_t header_len;
+    char *header_text = read_text_file(r->headers[h].path, &header_len);
+    if (header_text) apply_suppressions(&r->headers[h], header_text, header_len);
+    free(header_text);
+  }
+  for (int i = 0; i < fc.launch_count; i++) {
+    free(fc.launches[i].usr);
+    free(fc.launches[i].device_name);
+  }
   free(fc.launches);
   for (int i = 0; i < fc.error_count; i++) free(fc.errors[i].text);
   free(fc.errors);
   free(fc.error_inside);
+  ast_index_free(fc.index);
+  if (fc.device) device_free(&code);
   clang_disposeTranslationUnit(tu);
   free(text);
+}
+
+wl_file_result *result_for_file(file_ctx *fc, CXFile file) {
+  wl_file_result *r = fc->res;
+  if (!file || same_file(file, fc->file)) return r;
+  char *path = cx_take(clang_getFileName(file));
+  for (size_t h = 0; h < r->header_count; h++)
+    if (strcmp(r->headers[h].path, path) == 0) { free(path); return &r->headers[h]; }
+  GROW(r->headers, r->header_count, r->header_cap);
+  wl_file_result *h = &r->headers[r->header_count++];
+  memset(h, 0, sizeof *h);
+  h->path = path;
+  return h;
+}
+
+void record_kernel(file_ctx *fc, CXCursor fn, const char *analysis, const char *instance, const char *reason) {
+  CXFile file;
+  unsigned line, column;
+  clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, &column, NULL);
+  wl_file_result *r = result_for_file(fc, file);
+  GROW(r->kernels, r->kernel_count, r->kernel_cap);
+  wl_kernel_record *k = &r->kernels[r->kernel_count++];
+  k->kernel = cx_take(clang_getCursorSpelling(fn));
+  k->line = line;
+  k->column = column;
+  k->analysis = analysis;
+  k->instance = instance ? wl_strdup(instance) : NULL;
+  k->reason = reason ? wl_strdup(reason) : NULL;
 }
 
 void wl_result_free(wl_file_result *r) {
@@ -640,9 +747,79 @@ void wl_result_free(wl_file_result *r) {
     wl_array_info *a = &r->arrays[i];
     free(a->kernel); free(a->array); free(a->element_type); free(a->patterns); free(a->recommended);
   }
+  for (size_t i = 0; i < r->kernel_count; i++) {
+    free(r->kernels[i].kernel); free(r->kernels[i].instance); free(r->kernels[i].reason);
+  }
   for (size_t i = 0; i < r->error_count; i++) free(r->errors[i]);
   for (size_t i = 0; i < r->note_count; i++) free(r->notes[i]);
   for (size_t i = 0; i < r->usage_count; i++) free(r->usage[i].kernel);
-  free(r->findings); free(r->arrays); free(r->errors); free(r->notes); free(r->usage); free(r->path);
+  for (size_t i = 0; i < r->header_count; i++) wl_result_free(&r->headers[i]);
+  free(r->findings); free(r->arrays); free(r->kernels); free(r->errors); free(r->notes); free(r->usage);
+  free(r->headers); free(r->path);
   memset(r, 0, sizeof *r);
+}
+
+static bool same_finding(const wl_finding *a, const wl_finding *b) {
+  return strcmp(a->rule, b->rule) == 0 && a->line == b->line && a->column == b->column &&
+         strcmp(a->array ? a->array : "", b->array ? b->array : "") == 0;
+}
+
+/* Moves what `from` holds that `into` lacks into it, and frees the rest. */
+static void merge_result(wl_file_result *into, wl_file_result *from) {
+  for (size_t i = 0; i < from->finding_count; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < into->finding_count && !seen; j++) seen = same_finding(&into->findings[j], &from->findings[i]);
+    if (seen) continue;
+    GROW(into->findings, into->finding_count, into->finding_cap);
+    into->findings[into->finding_count++] = from->findings[i];
+    memset(&from->findings[i], 0, sizeof from->findings[i]);
+  }
+  for (size_t i = 0; i < from->array_count; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < into->array_count && !seen; j++)
+      seen = strcmp(into->arrays[j].kernel, from->arrays[i].kernel) == 0 &&
+             strcmp(into->arrays[j].array, from->arrays[i].array) == 0;
+    if (seen) continue;
+    GROW(into->arrays, into->array_count, into->array_cap);
+    into->arrays[into->array_count++] = from->arrays[i];
+    memset(&from->arrays[i], 0, sizeof from->arrays[i]);
+  }
+  for (size_t i = 0; i < from->kernel_count; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < into->kernel_count && !seen; j++)
+      seen = into->kernels[j].line == from->kernels[i].line &&
+             strcmp(into->kernels[j].instance ? into->kernels[j].instance : "",
+                    from->kernels[i].instance ? from->kernels[i].instance : "") == 0;
+    if (seen) continue;
+    GROW(into->kernels, into->kernel_count, into->kernel_cap);
+    into->kernels[into->kernel_count++] = from->kernels[i];
+    memset(&from->kernels[i], 0, sizeof from->kernels[i]);
+  }
+  if (from->kernels_analysed > into->kernels_analysed) into->kernels_analysed = from->kernels_analysed;
+  wl_result_free(from);
+}
+
+size_t wl_flatten_results(wl_file_result **results, size_t count) {
+  size_t total = count;
+  for (size_t i = 0; i < count; i++) total += (*results)[i].header_count;
+  wl_file_result *all = calloc(total + 1, sizeof *all);
+  if (!all) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  memcpy(all, *results, count * sizeof *all);
+  size_t n = count;
+  for (size_t i = 0; i < count; i++) {
+    wl_file_result *r = &all[i];
+    for (size_t h = 0; h < r->header_count; h++) {
+      wl_file_result *header = &r->headers[h];
+      size_t j = 0;
+      while (j < n && strcmp(all[j].path, header->path) != 0) j++;
+      if (j < n) merge_result(&all[j], header);
+      else all[n++] = *header;
+    }
+    free(r->headers);
+    r->headers = NULL;
+    r->header_count = r->header_cap = 0;
+  }
+  free(*results);
+  *results = all;
+  return n;
 }

@@ -2,6 +2,7 @@
  * in the file (one analysis each, up to MAX_ANALYSES), the walk over its
  * body, the registered checks, and its arrays' classes for the inventory. */
 #include "analysis.h"
+#include "device.h"
 
 #include <string.h>
 
@@ -53,9 +54,14 @@ static void merge_vector_fields(kernel_ctx *k) {
 }
 
 /* Every registered check over every access of its space, then over every
- * array of its space. */
+ * array of its space; then whether each new finding's fix pays on the
+ * profile's GPU (findings may land in the file's headers' results too). */
 static void run_checks(kernel_ctx *k) {
-  size_t first = k->res->finding_count;
+  wl_file_result *r = k->fc->res;
+  size_t first = r->finding_count;
+  size_t headers_before = r->header_count;
+  size_t *header_first = calloc(headers_before + 1, sizeof *header_first);
+  for (size_t h = 0; h < headers_before; h++) header_first[h] = r->headers[h].finding_count;
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
     if (x->merged) continue;
@@ -65,7 +71,11 @@ static void run_checks(kernel_ctx *k) {
   for (int i = 0; i < k->array_count; i++)
     for (size_t c = 0; c < wl_check_count; c++)
       if (wl_checks[c].on_array && wl_checks[c].space == k->arrays[i].space) wl_checks[c].on_array(k, &k->arrays[i]);
-  for (size_t i = first; i < k->res->finding_count; i++) judge_payoff(k, &k->res->findings[i]);
+  for (size_t i = first; i < r->finding_count; i++) judge_payoff(k, &r->findings[i]);
+  for (size_t h = 0; h < r->header_count; h++)
+    for (size_t i = h < headers_before ? header_first[h] : 0; i < r->headers[h].finding_count; i++)
+      judge_payoff(k, &r->headers[h].findings[i]);
+  free(header_first);
 }
 
 /* An integer literal token, or a macro that the file defines as one
@@ -159,13 +169,13 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
  * documented default: blockDim.x a multiple of 32, so a warp is 32
  * consecutive threadIdx.x; 2 rows in y (and z) when the kernel reads
  * threadIdx.y (.z), for reuse across them. Then every warp's lanes active. */
-static void model_block(kernel_ctx *k, const file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch) {
+static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_info *launch) {
   clang_visitChildren(body, find_thread_dims, k->uses_dim);
   long long bound = 0;
   if (launch && launch->known) {
     memcpy(k->block, launch->block, sizeof k->block);
     k->block_known = true;
-  } else if (!k->uses_dim[1] && !k->uses_dim[2] && launch_bounds_threads(fc->file, fn, body, &bound) &&
+  } else if (!k->uses_dim[1] && !k->uses_dim[2] && launch_bounds_threads(k->file, fn, body, &bound) &&
              bound >= 1 && bound <= 1024) {
     k->block[0] = bound;
     k->block[1] = k->block[2] = 1;
@@ -189,38 +199,60 @@ static void model_block(kernel_ctx *k, const file_ctx *fc, CXCursor fn, CXCursor
   }
 }
 
-static void analyze_one(file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch, bool inventory) {
-  kernel_ctx k;
-  memset(&k, 0, sizeof k);
-  k.fc = fc;
-  k.path = fc->path;
-  k.opt = fc->opt;
-  k.res = fc->res;
-  k.pad_array = -1;
-  k.probe_loop = -1;
-  k.file = fc->file;
-  k.targs = launch && launch->targs.count ? &launch->targs : NULL;
-  k.name = cx_take(clang_getCursorSpelling(fn));
+/* What one analysis of a kernel starts from: the built-in atoms, the
+ * block, the result its file's findings go to. */
+static void kernel_start(kernel_ctx *k, file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch) {
+  memset(k, 0, sizeof *k);
+  k->fc = fc;
+  k->path = fc->path;
+  k->opt = fc->opt;
+  k->pad_array = -1;
+  k->probe_loop = -1;
+  clang_getExpansionLocation(clang_getCursorLocation(fn), &k->file, NULL, NULL, NULL);
+  k->res = result_for_file(fc, k->file);
+  k->targs = launch && launch->targs.count ? &launch->targs : NULL;
+  k->name = cx_take(clang_getCursorSpelling(fn));
   for (int i = 0; i < ATOM_FIRST_SYMBOL; i++) {
-    GROW(k.atoms, k.atom_count, k.atom_cap);
-    memset(&k.atoms[k.atom_count], 0, sizeof k.atoms[0]);
-    k.atoms[k.atom_count++].kind = ATOMK_BUILTIN;
+    GROW(k->atoms, k->atom_count, k->atom_cap);
+    memset(&k->atoms[k->atom_count], 0, sizeof k->atoms[0]);
+    k->atoms[k->atom_count++].kind = ATOMK_BUILTIN;
   }
-  model_block(&k, fc, fn, body, launch);
+  model_block(k, fn, body, launch);
+}
+
+static void kernel_finish(kernel_ctx *k, bool inventory) {
+  run_checks(k);
+  for (int i = 0; i < k->array_count; i++) {
+    if (inventory) classify(k, &k->arrays[i], k->res);
+    free(k->arrays[i].name);
+    free(k->arrays[i].elem_type);
+  }
+  free(k->arrays);
+  free(k->accesses);
+  free(k->vars);
+  free(k->env);
+  free(k->atoms);
+  free(k->name);
+}
+
+/* The kernel from its syntax: the walk over its body. */
+static void analyze_syntax(file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch, bool inventory) {
+  kernel_ctx k;
+  kernel_start(&k, fc, fn, body, launch);
   walk_kernel(&k, fn, body);
   merge_vector_fields(&k);
-  run_checks(&k);
-  for (int i = 0; i < k.array_count; i++) {
-    if (inventory) classify(&k, &k.arrays[i], fc->res);
-    free(k.arrays[i].name);
-    free(k.arrays[i].elem_type);
-  }
-  free(k.arrays);
-  free(k.accesses);
-  free(k.vars);
-  free(k.env);
-  free(k.atoms);
-  free(k.name);
+  kernel_finish(&k, inventory);
+}
+
+/* The kernel from one function of its device code (an instantiation). */
+static void analyze_device(file_ctx *fc, CXCursor fn, CXCursor body, void *function, const launch_info *launch,
+                           bool inventory) {
+  kernel_ctx k;
+  kernel_start(&k, fc, fn, body, launch);
+  ir_scope scope;
+  ir_scope_init(&scope, fc, launch && !clang_Cursor_isNull(launch->kernel) ? launch->kernel : fn);
+  ir_analyze(&k, fc->device, function, &scope);
+  kernel_finish(&k, inventory);
 }
 
 static bool same_launch(const launch_info *a, const launch_info *b) {
@@ -232,12 +264,32 @@ static bool same_launch(const launch_info *a, const launch_info *b) {
   return true;
 }
 
-/* One analysis per distinct launch of the kernel in the file (block shape
- * and, for a template, its instantiation's arguments); with none, one with
- * the kernel's own bounds or the default. The inventory comes from the
- * first; a finding that several report is kept once. */
+#define MAX_INSTANCES 16
+
+/* One analysis per function of the kernel's device code (each
+ * instantiation the file makes), with the block of a launch of it; without
+ * device code for it, one per distinct launch of the kernel in the file
+ * (block shape and, for a template, its instantiation's arguments) from its
+ * syntax, or one with the kernel's own bounds or the default. The
+ * inventory comes from the first; a finding that several report is kept
+ * once. */
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   char *usr = cx_take(clang_getCursorUSR(fn));
+  if (fc->device) {
+    void *functions[MAX_INSTANCES];
+    char *names[MAX_INSTANCES];
+    int n = ir_kernels_of(fc, fn, functions, names, MAX_INSTANCES);
+    for (int i = 0; i < n; i++) {
+      const launch_info *launch = NULL;
+      for (int j = 0; j < fc->launch_count && !launch; j++)
+        if (fc->launches[j].device_name && strcmp(fc->launches[j].device_name, names[i]) == 0) launch = &fc->launches[j];
+      /* a launch of the same kernel from elsewhere gives no block shape of its own */
+      analyze_device(fc, fn, body, functions[i], launch, i == 0);
+      record_kernel(fc, fn, "device", names[i], NULL);
+      free(names[i]);
+    }
+    if (n > 0) { free(usr); return; }
+  }
   const launch_info *chosen[MAX_ANALYSES];
   int n = 0;
   for (int i = 0; i < fc->launch_count && n < MAX_ANALYSES; i++) {
@@ -248,6 +300,11 @@ void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     if (!seen) chosen[n++] = l;
   }
   free(usr);
-  if (n == 0) analyze_one(fc, fn, body, NULL, true);
-  for (int i = 0; i < n; i++) analyze_one(fc, fn, body, chosen[i], i == 0);
+  const char *why = !fc->device ? fc->device_why
+                    : clang_getCursorKind(fn) == CXCursor_FunctionTemplate
+                        ? "no instantiation of the template in the file's device code"
+                        : "not in the file's device code (compiled out for this architecture?)";
+  if (n == 0) analyze_syntax(fc, fn, body, NULL, true);
+  for (int i = 0; i < n; i++) analyze_syntax(fc, fn, body, chosen[i], i == 0);
+  record_kernel(fc, fn, "syntax", NULL, why);
 }

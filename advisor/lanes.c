@@ -29,18 +29,18 @@ void lane_coords(const kernel_ctx *k, int thread, long long *t) {
   t[2] = thread / (bx * by);
 }
 
-static void lanes_fill(lane_vals *o, long long value, bool shifted) {
+void lanes_fill(lane_vals *o, long long value, bool shifted) {
   for (int l = 0; l < 32; l++) o->v[l] = value;
   o->shifted = shifted;
 }
 
-static bool lanes_invariant(const lane_vals *a) {
+bool lanes_invariant(const lane_vals *a) {
   for (int l = 1; l < 32; l++)
     if (a->v[l] != a->v[0]) return false;
   return true;
 }
 
-static bool lanes_in_range(const lane_vals *a, long long low) {
+bool lanes_in_range(const lane_vals *a, long long low) {
   for (int l = 0; l < 32; l++)
     if (a->v[l] < low || a->v[l] > LANE_VALUE_LIMIT || a->v[l] < -LANE_VALUE_LIMIT) return false;
   return true;
@@ -49,7 +49,7 @@ static bool lanes_in_range(const lane_vals *a, long long low) {
 /* A polynomial for the threads of warp w: thread indices take each lane's
  * coordinates, blockDim the launch's shape when known; any other atom is
  * uniform and unknown (shifted), except the probed loop atom. */
-static bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
+bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
   if (p->unknown) return false;
   lanes_fill(out, 0, false);
   for (int i = 0; i < p->count; i++) {
@@ -109,7 +109,7 @@ static void lane_builtin(const kernel_ctx *k, int atom, int warp, lane_vals *out
 
 /* Integer /, %, >> and &: exact only on concrete, non-negative values
  * (unsigned and signed agree there). A uniform operand pair stays uniform. */
-static bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b,
+bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b,
                            lane_vals *out) {
   if (a->shifted || b->shifted) {
     if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
@@ -134,7 +134,7 @@ static bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, con
 
 /* a * b where at most a uniform shift is carried along: (v + U) * c keeps U
  * additive only when c is the same constant for every lane. */
-static bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
+bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
   if (a->shifted && b->shifted) {
     if (!lanes_invariant(a) || !lanes_invariant(b)) return false;
     lanes_fill(out, 0, true);
@@ -150,14 +150,14 @@ static bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
  * undecided unless both sides are uniform (then the result is too). */
 /* Whether the 32 lanes hold 32 different values (idx = blockIdx.x *
  * blockDim.x + threadIdx.x, whatever its uniform part). */
-static bool lanes_distinct(const lane_vals *v) {
+bool lanes_distinct(const lane_vals *v) {
   for (int i = 0; i < 32; i++)
     for (int j = 0; j < i; j++)
       if (v->v[i] == v->v[j]) return false;
   return true;
 }
 
-static bool lanes_compare(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out) {
+bool lanes_compare(enum CXBinaryOperatorKind op, const lane_vals *a, const lane_vals *b, lane_vals *out) {
   if (a->shifted || b->shifted) {
     /* idx == c for a run-time c, distinct values per lane: at most one lane
      * of the warp is equal (lane 0 stands for it), as in if (idx != 0)
@@ -441,14 +441,8 @@ bool lane_condition(kernel_ctx *k, CXCursor c, unsigned *when_true, unsigned *wh
 
 int active_lanes(unsigned mask) { return __builtin_popcount(mask); }
 
-static int first_active_warp(const kernel_ctx *k) {
-  for (int w = 0; w < k->warps; w++)
-    if (k->active[w]) return w;
-  return -1;
-}
-
 /* The lanes of warp w from the access's byte-offset polynomial. */
-static void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
+void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
   if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
   poly_coefficient(off, ATOM_TX, &m->stride);
   m->stride_const = poly_is_const(&m->stride, &m->stride_value);
@@ -484,16 +478,14 @@ static bool vectorisable(kernel_ctx *k, CXCursor ref, const access_info *x, int 
 }
 
 /* The lanes of an access whose offset is no polynomial, evaluated lane by
- * lane for the modelled warp and a few others spread over the block. Kept
- * only when they show the same pattern up to a shift, so that the modelled
- * warp speaks for the block; not for sub-word elements with a dropped uniform
- * part (it could move lanes across word boundaries), nor accesses an
- * unrolled loop may widen (vectorisable). */
-static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, int warp, lane_model *m) {
+ * lane (eval) for the modelled warp and a few others spread over the block.
+ * Kept only when they show the same pattern up to a shift, so that the
+ * modelled warp speaks for the block; not for sub-word elements with a
+ * dropped uniform part (it could move lanes across word boundaries). */
+void model_evaluated(kernel_ctx *k, lane_eval_fn eval, void *ctx, long long width, int warp, lane_model *m) {
   lane_vals first, other;
-  if (!lane_ref(k, ref, warp, &first, 0)) return;
-  if (first.shifted && x->width < 4) return;
-  if (vectorisable(k, ref, x, warp, &first)) return;
+  if (!eval(ctx, warp, &first)) return;
+  if (first.shifted && width < 4) return;
   unsigned act = k->active[warp];
   int lead = __builtin_ctz(act);
   /* A few other warps, spread over the block (/ and % patterns repeat). */
@@ -501,7 +493,7 @@ static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, i
   for (int i = 0; i < 4; i++) {
     int w = others[i];
     if (w <= warp || w >= k->warps || (i > 0 && w <= others[i - 1]) || k->active[w] != act) continue;
-    if (!lane_ref(k, ref, w, &other, 0)) return;
+    if (!eval(ctx, w, &other)) return;
     for (int l = 0; l < 32; l++)
       if ((act >> l & 1) && other.v[l] - other.v[lead] != first.v[l] - first.v[lead]) return;
   }
@@ -526,6 +518,19 @@ static void model_evaluated(kernel_ctx *k, CXCursor ref, const access_info *x, i
   else poly_unknown(&m->stride, false);
 }
 
+typedef struct ref_eval { kernel_ctx *k; CXCursor ref; } ref_eval;
+
+static bool eval_ref_lanes(void *ctx, int warp, lane_vals *out) {
+  ref_eval *r = ctx;
+  return lane_ref(r->k, r->ref, warp, out, 0);
+}
+
+int first_active_warp(const kernel_ctx *k) {
+  for (int w = 0; w < k->warps; w++)
+    if (k->active[w]) return w;
+  return -1;
+}
+
 void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model *m) {
   memset(m, 0, sizeof *m);
   m->kind = LANE_UNKNOWN;
@@ -533,7 +538,12 @@ void model_access(kernel_ctx *k, CXCursor ref, const access_info *x, lane_model 
   if (warp < 0) return;                          /* no thread gets here */
   m->active = k->active[warp];
   model_from_poly(k, &x->off, warp, m);
-  if (m->kind == LANE_UNKNOWN && !x->data_dependent) model_evaluated(k, ref, x, warp, m);
+  if (m->kind == LANE_UNKNOWN && !x->data_dependent) {
+    lane_vals first;
+    ref_eval r = {k, ref};
+    if (lane_ref(k, ref, warp, &first, 0) && !vectorisable(k, ref, x, warp, &first))
+      model_evaluated(k, eval_ref_lanes, &r, x->width, warp, m);
+  }
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
 }
 

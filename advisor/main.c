@@ -42,11 +42,13 @@ static const char usage_text[] =
   "                             /usr/local/cuda)\n"
   "  --shim                     parse with warplint's stand-in CUDA headers, even when a\n"
   "                             toolkit is installed\n"
+  "  --model device|syntax      model the warp on each kernel's device code, as clang compiles\n"
+  "                             it for --arch (default), or on its syntax alone\n"
   "  -- ARGS...                 extra compiler arguments (-I, -D) for every file\n"
   "exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or parse errors\n";
 
 typedef struct cli {
-  const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since, *output;
+  const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since, *output, *model;
   wl_options opt;
   int jobs;
   bool help, fix, backup, ptxas, shim, draw;
@@ -89,6 +91,7 @@ static int parse_cli(int argc, char **argv, cli *c) {
     else if ((v = option_value(argc, argv, &i, "--arch"))) c->opt.arch = v;
     else if ((v = option_value(argc, argv, &i, "--fail-on"))) c->fail_on = v;
     else if ((v = option_value(argc, argv, &i, "--cuda-path"))) c->opt.cuda_path = v;
+    else if ((v = option_value(argc, argv, &i, "--model"))) c->model = v;
     else if ((v = option_value(argc, argv, &i, "-p"))) c->build_dir = v;
     else if ((v = option_value(argc, argv, &i, "--changed-since"))) c->changed_since = v;
     else if ((v = option_value(argc, argv, &i, "-o"))) c->output = v;
@@ -115,6 +118,8 @@ static int parse_cli(int argc, char **argv, cli *c) {
   if (c->jobs < 1 || c->jobs > 256) return usage_error("-j needs a number from 1 to 256");
   if (strncmp(c->opt.arch, "sm_", 3) != 0) return usage_error("--arch must look like sm_90");
   if (c->shim && c->opt.cuda_path) return usage_error("--shim and --cuda-path exclude each other");
+  if (strcmp(c->model, "device") && strcmp(c->model, "syntax")) return usage_error("--model must be device or syntax");
+  c->opt.syntax_only = strcmp(c->model, "syntax") == 0;
   return 0;
 }
 
@@ -504,23 +509,25 @@ static int run_check(cli *c, bool inventory) {
   if (count == 0 && !c->changed_since) { free(jobs); json_free(profile); return usage_error("no input files"); }
   char *toolkit, *cccl;
   if (choose_headers(c, &toolkit, &cccl) != 0) { free(jobs); json_free(profile); return 2; }
-  wl_file_result *results = calloc((size_t)count, sizeof *results);
+  wl_file_result *results = calloc((size_t)count + 1, sizeof *results);
   analyse_all(c, jobs, count, results);
+  /* the project headers' kernels and findings, as results of their own */
+  size_t total = wl_flatten_results(&results, (size_t)count);
   int unwritten = 0;
-  if (inventory) wl_print_arrays_table(results, (size_t)count);
-  else if (strcmp(c->format, "json") == 0) wl_print_json(results, (size_t)count, &c->opt);
-  else if (strcmp(c->format, "sarif") == 0) wl_print_sarif(results, (size_t)count);
-  else if (strcmp(c->format, "html") == 0) unwritten = wl_print_html(results, (size_t)count, &c->opt, c->output);
-  else wl_print_text(results, (size_t)count, c->draw);
+  if (inventory) wl_print_arrays_table(results, total);
+  else if (strcmp(c->format, "json") == 0) wl_print_json(results, total, &c->opt);
+  else if (strcmp(c->format, "sarif") == 0) wl_print_sarif(results, total);
+  else if (strcmp(c->format, "html") == 0) unwritten = wl_print_html(results, total, &c->opt, c->output);
+  else wl_print_text(results, total, c->draw);
   int status = unwritten ? 2 : 0;
-  for (int i = 0; i < count; i++) {
+  for (size_t i = 0; i < total; i++) {
     if (results[i].failed) status = 2;
     for (size_t f = 0; f < results[i].finding_count && status == 0; f++)
       if (strcmp(results[i].findings[f].severity, "warning") == 0 || strcmp(c->fail_on, "note") == 0) status = 1;
     if (c->fix && !results[i].failed && wl_apply_fixes(&results[i], c->backup) != 0) status = 2;
   }
+  for (size_t i = 0; i < total; i++) wl_result_free(&results[i]);
   for (int i = 0; i < count; i++) {
-    wl_result_free(&results[i]);
     free((char *)jobs[i].path);
     for (int a = 0; a < jobs[i].arg_count; a++) free(jobs[i].args[a]);
     free(jobs[i].args);
@@ -725,7 +732,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules)");
-  cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .jobs = 1};
+  cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .model = "device", .jobs = 1};
   c.opt.arch = "sm_90";
   c.opt.shim_path = WARPLINT_SHIM_VIRTUAL_PATH;
   c.opt.shim_text = (const char *)wl_shim_text;

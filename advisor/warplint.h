@@ -70,6 +70,16 @@ typedef struct wl_array_info {
   unsigned line, column;
 } wl_array_info;
 
+/* How one kernel was analysed: on its device code (each instantiation
+ * the file compiles, by its name there), or from its syntax, and why. */
+typedef struct wl_kernel_record {
+  char *kernel;
+  unsigned line, column;
+  const char *analysis;            /* "device" or "syntax" */
+  char *instance;                  /* device: the function's name in device code */
+  char *reason;                    /* syntax: why there was no device code for it */
+} wl_kernel_record;
+
 typedef struct wl_kernel_usage {   /* from --ptxas */
   char *kernel;
   int registers, local_bytes, spill_stores, spill_loads, shared_bytes;
@@ -89,8 +99,14 @@ typedef struct wl_file_result {
                                       analysed kernels, kernels skipped */
   size_t note_count, note_cap;
   int kernels_analysed, kernels_skipped;
+  wl_kernel_record *kernels;
+  size_t kernel_count, kernel_cap;
   wl_kernel_usage *usage;
   size_t usage_count;
+  /* Kernels and findings in the project headers the file includes, one
+   * result per header (wl_flatten_results makes them results of their own). */
+  struct wl_file_result *headers;
+  size_t header_count, header_cap;
 } wl_file_result;
 
 /* A stand-in CUDA library header (advisor/shim/include), compiled in and
@@ -111,6 +127,7 @@ typedef struct wl_options {
   const char *cuda_path;           /* parse with this CUDA toolkit's headers, or NULL: the stand-ins */
   const char *cccl_include;        /* the toolkit's include/cccl (CUDA 13), or NULL */
   bool cuda_path_explicit;         /* --cuda-path: a toolkit this libclang cannot parse is an error */
+  bool syntax_only;                /* --model syntax: no device code, every kernel from its syntax */
   const json_value *profile;       /* may be NULL: every metric "not measured" */
   const char *profile_name;        /* file stem, e.g. "h100-sxm" */
   const char *profile_short;       /* gpu.short, e.g. "H100" */
@@ -120,6 +137,10 @@ typedef struct wl_options {
 void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args,
                      int extra_count, const wl_options *opt, wl_file_result *result);
 void wl_result_free(wl_file_result *r);
+/* The results of the headers the files included, appended after the files'
+ * own (one per header path, a finding several files found kept once);
+ * *results grows, the new count is returned. */
+size_t wl_flatten_results(wl_file_result **results, size_t count);
 /* The parse alone, as wl_analyze_file does it (for the benchmark). */
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt);
 void wl_result_error(wl_file_result *r, const char *fmt, ...);

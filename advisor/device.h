@@ -1,0 +1,35 @@
+/* Device code: the file's device side as clang compiles it for --arch
+ * (-O3, line tables), read through the LLVM C API. device.c runs the
+ * compile beside libclang's parse; ir.c models the warp on what it emits. */
+#ifndef WARPLINT_DEVICE_H
+#define WARPLINT_DEVICE_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "warplint.h"
+
+typedef struct device_code {
+  LLVMContextRef context;
+  LLVMModuleRef module;
+  LLVMTargetDataRef layout;
+} device_code;
+
+typedef struct device_job device_job;
+
+/* Starts clang on path's device side (in the background); NULL with why
+ * when it cannot start (no clang). */
+device_job *device_start(const char *path, const char *const *extra_args, int extra_count, const wl_options *opt,
+                         char *why, size_t why_size);
+/* Waits for the compile and reads its module; false with why (clang's first
+ * error) when there is no device code. Frees the job either way. */
+bool device_finish(device_job *job, device_code *code, char *why, size_t why_size);
+void device_free(device_code *code);
+
+/* The clang that compiles device code: WARPLINT_CLANG, else the one the build
+ * found beside libclang; NULL when neither is executable. */
+const char *device_clang(void);
+
+#endif

@@ -1,0 +1,1510 @@
+/* The lane model on device code: one kernel's LLVM IR, as clang emits it
+ * for --arch at -O3 (device.c), turned into the same array accesses the
+ * checks read (access_info, with a byte-offset polynomial and a warp model
+ * per access).
+ *
+ * What the compiler emits is what the hardware runs: templates are
+ * instantiated, helpers inlined, __CUDA_ARCH__ resolved, struct layouts
+ * are byte offsets, vector widths are the ones chosen. So the model needs
+ * few rules:
+ *   - thread- and block-index reads (intrinsics, or the built-in variables'
+ *     fields) are the lane and block atoms; kernel parameters, and values
+ *     computed only from them and block indices, are uniform;
+ *   - integers are polynomials over those atoms; an operation that is no
+ *     polynomial gives a fresh uniform atom when its operands are uniform,
+ *     else a lane-varying value evaluated lane by lane where possible;
+ *   - a loop's counters are its header's phi recurrences: init + step * L
+ *     with L the iteration (an atom of the loop);
+ *   - a value loaded from a lane-varying address, or joined after a branch
+ *     on a lane-varying condition, is lane-varying;
+ *   - the lanes that reach a block follow its branch conditions, lane by
+ *     lane where they can be told;
+ *   - the memory space is the address's root: a kernel pointer parameter
+ *     (global), a __shared__ / __constant__ / __device__ variable, a
+ *     private array still in memory (local), or a pointer loaded from
+ *     memory (global);
+ *   - every access maps back to file:line:column through the debug
+ *     locations, the innermost one in the user's code.
+ * Names, declared types and the array inventory come from the AST (ast
+ * cursors handed in by kernel.c). Where the model is unsure it records
+ * nothing. */
+#include "analysis.h"
+#include "device.h"
+
+#include <llvm-c/DebugInfo.h>
+#include <string.h>
+
+#define IR_MAX_DEPTH 64
+
+/* ---- a map from IR values (pointers) to small integers ---- */
+
+typedef struct ptr_map {
+  const void **keys;
+  int *values;
+  size_t cap, count;
+} ptr_map;
+
+static size_t ptr_hash(const void *p, size_t cap) {
+  unsigned long long x = (unsigned long long)(size_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x & (cap - 1);
+}
+
+static int map_get(const ptr_map *m, const void *key) {
+  if (!m->cap) return -1;
+  for (size_t i = ptr_hash(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
+    if (m->keys[i] == key) return m->values[i];
+    if (!m->keys[i]) return -1;
+  }
+}
+
+static void map_put(ptr_map *m, const void *key, int value) {
+  if (2 * (m->count + 1) > m->cap) {
+    ptr_map grown = {.cap = m->cap ? 2 * m->cap : 256};
+    grown.keys = calloc(grown.cap, sizeof *grown.keys);
+    grown.values = calloc(grown.cap, sizeof *grown.values);
+    if (!grown.keys || !grown.values) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i]) map_put(&grown, m->keys[i], m->values[i]);
+    free(m->keys);
+    free(m->values);
+    *m = grown;
+  }
+  size_t i = ptr_hash(key, m->cap);
+  while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
+  if (!m->keys[i]) m->count++;
+  m->keys[i] = key;
+  m->values[i] = value;
+}
+
+static void map_free(ptr_map *m) {
+  free(m->keys);
+  free(m->values);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- the kernel's state ---- */
+
+enum { BASE_ARG, BASE_GLOBAL, BASE_ALLOCA, BASE_LOADED, BASE_BYVAL, BASE_BUILTIN };
+
+/* Where a pointer points: the root object of its address. */
+typedef struct ir_base {
+  int kind;
+  LLVMValueRef value;            /* the argument, global, alloca or load */
+  int arg;                       /* BASE_ARG, BASE_BYVAL: the parameter's position */
+  int space;
+  int array;                     /* kernel_ctx's array, -1 until an access names it, -2: none */
+  int from;                      /* BASE_LOADED: the base it was loaded from, at offset `at` */
+  poly at;
+  int builtin;                   /* BASE_BUILTIN: ATOM_TX, ATOM_BX, ATOM_BDX or ATOM_GDX */
+} ir_base;
+
+/* What the model knows of one value: an integer as a polynomial (or
+ * unknown, with why), a pointer as a base and a byte offset. */
+typedef struct ir_value {
+  poly p;
+  int base;                      /* pointers: -1 unknown */
+  bool pointer;
+  bool evaluable;                /* unknown, but its lanes may be evaluated one by one */
+  bool busy;                     /* being evaluated (a cycle through a phi) */
+} ir_value;
+
+typedef struct ir_block {
+  LLVMBasicBlockRef bb;
+  int *succ, nsucc, *pred, npred, pred_cap;
+  int idom, rpo;                 /* immediate dominator; position in reverse post-order */
+  int loop;                      /* innermost loop holding the block, -1 */
+  unsigned active[MAX_WARPS];
+} ir_block;
+
+typedef struct ir_loop {
+  int header, parent, depth;
+  unsigned char *body;           /* per block: in the loop */
+  int atom;                      /* the iteration atom of its first counter, -1 */
+  bool divergent_exit;           /* lanes may leave it at different iterations */
+} ir_loop;
+
+typedef struct ir_kernel {
+  kernel_ctx *k;
+  const device_code *code;
+  LLVMValueRef fn;
+  const ir_scope *scope;
+  ir_block *blocks;
+  int block_count;
+  ptr_map block_of;
+  ir_loop *loops;
+  int loop_count;
+  ir_value *values;
+  int value_count, value_cap;
+  ptr_map value_of;
+  ir_base *bases;
+  int base_count, base_cap;
+  int depth;
+} ir_kernel;
+
+/* ---- the control-flow graph: dominators and loops ---- */
+
+static void add_edge(ir_kernel *ik, int from, int to) {
+  ir_block *b = &ik->blocks[to];
+  GROW(b->pred, b->npred, b->pred_cap);
+  b->pred[b->npred++] = from;
+}
+
+static int intersect(const ir_kernel *ik, int a, int b) {
+  while (a != b) {
+    while (ik->blocks[a].rpo > ik->blocks[b].rpo) a = ik->blocks[a].idom;
+    while (ik->blocks[b].rpo > ik->blocks[a].rpo) b = ik->blocks[b].idom;
+  }
+  return a;
+}
+
+static bool dominates(const ir_kernel *ik, int a, int b) {
+  while (b != a && b != 0 && ik->blocks[b].idom >= 0 && ik->blocks[b].idom != b) b = ik->blocks[b].idom;
+  return a == b;
+}
+
+static void build_cfg(ir_kernel *ik) {
+  int n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(ik->fn); bb; bb = LLVMGetNextBasicBlock(bb)) n++;
+  ik->blocks = calloc((size_t)n, sizeof *ik->blocks);
+  if (!ik->blocks) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  ik->block_count = n;
+  int i = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(ik->fn); bb; bb = LLVMGetNextBasicBlock(bb), i++) {
+    ik->blocks[i].bb = bb;
+    ik->blocks[i].idom = -1;
+    ik->blocks[i].rpo = -1;
+    ik->blocks[i].loop = -1;
+    map_put(&ik->block_of, bb, i);
+  }
+  for (i = 0; i < n; i++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[i].bb);
+    unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+    ik->blocks[i].succ = calloc(ns + 1, sizeof(int));
+    for (unsigned s = 0; s < ns; s++) {
+      int to = map_get(&ik->block_of, LLVMGetSuccessor(term, s));
+      ik->blocks[i].succ[ik->blocks[i].nsucc++] = to;
+      add_edge(ik, i, to);
+    }
+  }
+  /* reverse post-order by an explicit depth-first search */
+  int *order = calloc((size_t)n, sizeof *order), *stack = calloc((size_t)n, sizeof *stack);
+  int *next = calloc((size_t)n, sizeof *next);
+  unsigned char *seen = calloc((size_t)n, 1);
+  int top = 0, done = 0;
+  stack[top++] = 0;
+  seen[0] = 1;
+  while (top) {
+    int b = stack[top - 1];
+    if (next[b] < ik->blocks[b].nsucc) {
+      int s = ik->blocks[b].succ[next[b]++];
+      if (!seen[s]) { seen[s] = 1; stack[top++] = s; }
+    } else {
+      order[done++] = b;
+      top--;
+    }
+  }
+  for (i = 0; i < done; i++) ik->blocks[order[done - 1 - i]].rpo = i;
+  /* dominators (Cooper, Harvey and Kennedy's iteration over reverse post-order) */
+  ik->blocks[0].idom = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int r = done - 1; r >= 0; r--) {
+      int b = order[r];
+      if (b == 0) continue;
+      int idom = -1;
+      for (int p = 0; p < ik->blocks[b].npred; p++) {
+        int q = ik->blocks[b].pred[p];
+        if (ik->blocks[q].idom < 0) continue;
+        idom = idom < 0 ? q : intersect(ik, q, idom);
+      }
+      if (idom >= 0 && ik->blocks[b].idom != idom) { ik->blocks[b].idom = idom; changed = true; }
+    }
+  }
+  /* natural loops: a back edge u -> h where h dominates u */
+  for (int u = 0; u < n; u++) {
+    if (ik->blocks[u].rpo < 0) continue;
+    for (int s = 0; s < ik->blocks[u].nsucc; s++) {
+      int h = ik->blocks[u].succ[s];
+      if (!dominates(ik, h, u)) continue;
+      int li = -1;
+      for (int l = 0; l < ik->loop_count; l++)
+        if (ik->loops[l].header == h) li = l;
+      if (li < 0) {
+        ik->loops = realloc(ik->loops, (size_t)(ik->loop_count + 1) * sizeof *ik->loops);
+        li = ik->loop_count++;
+        ik->loops[li] = (ir_loop){.header = h, .parent = -1, .atom = -1, .body = calloc((size_t)n, 1)};
+        ik->loops[li].body[h] = 1;
+      }
+      /* the blocks that reach u without passing h */
+      top = 0;
+      if (!ik->loops[li].body[u]) { ik->loops[li].body[u] = 1; stack[top++] = u; }
+      while (top) {
+        int b = stack[--top];
+        for (int p = 0; p < ik->blocks[b].npred; p++) {
+          int q = ik->blocks[b].pred[p];
+          if (!ik->loops[li].body[q] && ik->blocks[q].rpo >= 0) { ik->loops[li].body[q] = 1; stack[top++] = q; }
+        }
+      }
+    }
+  }
+  /* nesting: a loop's parent is the smallest other loop holding its header */
+  for (int l = 0; l < ik->loop_count; l++) {
+    int size_l = 0;
+    for (int b = 0; b < n; b++) size_l += ik->loops[l].body[b];
+    int best = -1, best_size = 0;
+    for (int o = 0; o < ik->loop_count; o++) {
+      if (o == l || !ik->loops[o].body[ik->loops[l].header]) continue;
+      int size_o = 0;
+      for (int b = 0; b < n; b++) size_o += ik->loops[o].body[b];
+      if (size_o <= size_l && !(size_o == size_l && o > l)) continue;
+      if (best < 0 || size_o < best_size) { best = o; best_size = size_o; }
+    }
+    ik->loops[l].parent = best;
+  }
+  for (int l = 0; l < ik->loop_count; l++) {
+    int d = 0;
+    for (int p = ik->loops[l].parent; p >= 0 && d < 64; p = ik->loops[p].parent) d++;
+    ik->loops[l].depth = d;
+  }
+  for (int b = 0; b < n; b++)
+    for (int l = 0; l < ik->loop_count; l++)
+      if (ik->loops[l].body[b] && (ik->blocks[b].loop < 0 || ik->loops[l].depth > ik->loops[ik->blocks[b].loop].depth))
+        ik->blocks[b].loop = l;
+  free(order);
+  free(stack);
+  free(next);
+  free(seen);
+}
+
+static int block_index(const ir_kernel *ik, LLVMValueRef inst) {
+  return map_get(&ik->block_of, LLVMGetInstructionParent(inst));
+}
+
+/* ---- atoms and polynomials ---- */
+
+static int new_atom(kernel_ctx *k, int kind, const char *name) {
+  GROW(k->atoms, k->atom_count, k->atom_cap);
+  atom_info *a = &k->atoms[k->atom_count];
+  memset(a, 0, sizeof *a);
+  a->kind = kind;
+  a->decl = clang_getNullCursor();
+  snprintf(a->name, sizeof a->name, "%s", name);
+  return k->atom_count++;
+}
+
+/* Whether p is the same for every lane of a warp: known, with no thread
+ * index, or unknown but not lane-varying. */
+static bool uniform(const poly *p) {
+  if (p->unknown) return !p->lane_varying;
+  for (int i = 0; i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++)
+      if (is_thread_atom(p->terms[i].atoms[a])) return false;
+  return true;
+}
+
+/* Whether p may differ between blocks (a block index, or a per-block atom). */
+static bool per_block(const kernel_ctx *k, const poly *p) {
+  if (p->unknown) return true;
+  for (int i = 0; i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++) {
+      int atom = p->terms[i].atoms[a];
+      if ((atom >= ATOM_BX && atom <= ATOM_BZ) || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].per_block))
+        return true;
+    }
+  return false;
+}
+
+static void lane_varying(poly *p, bool data_dependent) {
+  poly_unknown(p, data_dependent);
+  p->lane_varying = true;
+}
+
+/* A warp-uniform value warplint cannot know, as an atom of its own. */
+static void uniform_atom(ir_kernel *ik, const char *name, bool block, bool quotient, poly *out) {
+  int a = new_atom(ik->k, ATOMK_UNIFORM, name);
+  ik->k->atoms[a].per_block = block;
+  ik->k->atoms[a].quotient = quotient;
+  poly_atom(out, a);
+}
+
+/* ---- values ---- */
+
+static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v);
+
+static ir_value *slot(ir_kernel *ik, LLVMValueRef v) {
+  int i = map_get(&ik->value_of, v);
+  if (i >= 0) return &ik->values[i];
+  GROW(ik->values, ik->value_count, ik->value_cap);
+  i = ik->value_count++;
+  memset(&ik->values[i], 0, sizeof ik->values[i]);
+  ik->values[i].base = -1;
+  map_put(&ik->value_of, v, i);
+  return &ik->values[i];
+}
+
+static const poly *int_of(ir_kernel *ik, LLVMValueRef v) { return &value_of(ik, v)->p; }
+
+static long long type_bytes(const ir_kernel *ik, LLVMTypeRef t) {
+  return (long long)LLVMStoreSizeOfType(ik->code->layout, t);
+}
+
+static bool is_pointer(LLVMValueRef v) { return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind; }
+
+/* The name of a called function, or "". */
+static const char *callee_name(LLVMValueRef call) {
+  LLVMValueRef f = LLVMGetCalledValue(call);
+  if (!f || !LLVMIsAFunction(f)) return "";
+  size_t len;
+  return LLVMGetValueName2(f, &len);
+}
+
+/* The identifier a mangled name begins with (_Z9atomicAddPff: atomicAdd)
+ * or, with last, ends with (_ZZ6kernelPfE4tile: tile, _ZN2ns5tableE:
+ * table); the name itself when it is not mangled. */
+static void plain_name(const char *mangled, bool last, char *out, size_t size) {
+  snprintf(out, size, "%s", mangled);
+  if (strncmp(mangled, "_Z", 2) != 0) return;
+  size_t end = strlen(mangled);
+  if (last) {
+    /* a discriminator (_0, __12) and the nested name's closing E */
+    const char *u = strrchr(mangled, '_');
+    if (u && u > mangled + 2 && u[1] && strspn(u + 1, "0123456789") == strlen(u + 1)) {
+      end = (size_t)(u - mangled);
+      while (end > 0 && mangled[end - 1] == '_') end--;
+    }
+    if (end > 0 && mangled[end - 1] == 'E') end--;
+    for (size_t i = 2; i < end; i++) {
+      if (mangled[i] < '1' || mangled[i] > '9' || (mangled[i - 1] >= '0' && mangled[i - 1] <= '9')) continue;
+      char *after;
+      long len = strtol(mangled + i, &after, 10);
+      if ((size_t)(after - mangled) + (size_t)len == end) {
+        snprintf(out, size, "%.*s", (int)len, after);
+        return;
+      }
+    }
+    return;
+  }
+  const char *p = mangled + 2;
+  while (*p == 'N' || *p == 'L') p++;
+  char *after;
+  long len = strtol(p, &after, 10);
+  if (len > 0 && (long)strlen(after) >= len) snprintf(out, size, "%.*s", (int)len, after);
+}
+
+static int builtin_atom_of(const char *name) {
+  static const char *const names[] = {"tid.x", "tid.y", "tid.z", "ctaid.x", "ctaid.y", "ctaid.z",
+                                      "ntid.x", "ntid.y", "ntid.z", "nctaid.x", "nctaid.y", "nctaid.z"};
+  const char *p = strstr(name, "llvm.nvvm.read.ptx.sreg.");
+  if (!p) return -1;
+  p += strlen("llvm.nvvm.read.ptx.sreg.");
+  for (int i = 0; i < 12; i++)
+    if (strcmp(p, names[i]) == 0) return i;
+  return -1;
+}
+
+static int new_base(ir_kernel *ik, int kind, LLVMValueRef v, int space) {
+  for (int i = 0; i < ik->base_count; i++)
+    if (ik->bases[i].value == v && ik->bases[i].kind == kind) return i;
+  GROW(ik->bases, ik->base_count, ik->base_cap);
+  ir_base *b = &ik->bases[ik->base_count];
+  memset(b, 0, sizeof *b);
+  b->kind = kind;
+  b->value = v;
+  b->space = space;
+  b->array = -1;
+  b->from = -1;
+  return ik->base_count++;
+}
+
+/* The built-in variables as the stand-ins declare them (globals named
+ * threadIdx, blockIdx, blockDim, gridDim). */
+static int builtin_global(LLVMValueRef g) {
+  size_t len;
+  const char *name = LLVMGetValueName2(g, &len);
+  static const char *const names[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name, names[i]) == 0) return 3 * i;
+  return -1;
+}
+
+/* The root of a global variable's address: its space from the address
+ * space it is declared in (3 shared, 4 constant, else global). */
+static int global_base(ir_kernel *ik, LLVMValueRef g) {
+  int builtin = builtin_global(g);
+  if (builtin >= 0) {
+    int b = new_base(ik, BASE_BUILTIN, g, SP_GLOBAL);
+    ik->bases[b].builtin = builtin;
+    return b;
+  }
+  unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+  int space = as == 3 ? SP_SHARED : as == 4 ? SP_CONSTANT : SP_GLOBAL;
+  return new_base(ik, BASE_GLOBAL, g, space);
+}
+
+static void pointer_unknown(ir_value *r, bool lane_dependent) {
+  r->base = -1;
+  poly_unknown(&r->p, false);
+  r->p.lane_varying = lane_dependent;
+}
+
+/* A pointer loaded from memory at (from, at): one base per such address. */
+static int loaded_base(ir_kernel *ik, LLVMValueRef load, int from, const poly *at) {
+  for (int i = 0; i < ik->base_count; i++)
+    if (ik->bases[i].kind == BASE_LOADED && ik->bases[i].from == from && poly_equal(&ik->bases[i].at, at)) return i;
+  int b = new_base(ik, BASE_LOADED, load, SP_GLOBAL);
+  ik->bases[b].from = from;
+  ik->bases[b].at = *at;
+  return b;
+}
+
+static int loop_of_header(const ir_kernel *ik, int block) {
+  for (int l = 0; l < ik->loop_count; l++)
+    if (ik->loops[l].header == block) return l;
+  return -1;
+}
+
+static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column);
+
+/* The name of the variable a counter's step updates, from the AST at the
+ * step's location (i in `i += 4`), or "loop". */
+static void counter_name(ir_kernel *ik, LLVMValueRef step, char *out, size_t size) {
+  CXFile file;
+  unsigned line, column;
+  snprintf(out, size, "loop");
+  if (LLVMIsAInstruction(step) && user_location(ik, step, &file, &line, &column))
+    ir_name_at(ik->scope, file, line, column, out, size);
+}
+
+/* next = phi + s, s + phi, phi - s, phi | s (disjoint), or a GEP on phi
+ * (the step in bytes); the step's value in *step. */
+static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, poly *step) {
+  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(next) || LLVMIsAZExtInst(next) || LLVMIsATruncInst(next)); hops++)
+    next = LLVMGetOperand(next, 0);
+  if (!LLVMIsAInstruction(next)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  if (op == LLVMGetElementPtr) {
+    if (LLVMGetOperand(next, 0) != phi) return false;
+    /* the GEP's offset from phi: its value with phi's base at offset 0 */
+    const ir_value *n = value_of(ik, next), *p = value_of(ik, phi);
+    if (n->base < 0 || n->base != p->base) return false;
+    poly_add(step, &n->p, &p->p, -1);
+    return !step->unknown;
+  }
+  if (op != LLVMAdd && op != LLVMSub && !(op == LLVMOr && LLVMGetIsDisjoint(next))) return false;
+  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
+  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(a) || LLVMIsAZExtInst(a) || LLVMIsATruncInst(a)); hops++)
+    a = LLVMGetOperand(a, 0);
+  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(b) || LLVMIsAZExtInst(b) || LLVMIsATruncInst(b)); hops++)
+    b = LLVMGetOperand(b, 0);
+  LLVMValueRef other;
+  if (a == phi) other = LLVMGetOperand(next, 1);
+  else if (b == phi && op != LLVMSub) other = LLVMGetOperand(next, 0);
+  else return false;
+  const poly *s = int_of(ik, other);
+  if (s->unknown || !uniform(s)) return false;
+  if (op == LLVMSub) {
+    poly zero;
+    poly_const(&zero, 0);
+    poly_add(step, &zero, s, -1);
+  } else {
+    *step = *s;
+  }
+  return true;
+}
+
+/* Constant trips of a loop whose exit compares the counter (or its next
+ * value) with a constant; 0 when not known. */
+static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
+                                long long step) {
+  const ir_loop *l = &ik->loops[loop];
+  for (int b = 0; b < ik->block_count; b++) {
+    if (!l->body[b]) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
+    if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term)) continue;
+    LLVMValueRef cond = LLVMGetCondition(term);
+    if (!LLVMIsAICmpInst(cond)) continue;
+    LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
+    bool uses_next = x == next || y == next;
+    if (x != phi && y != phi && !uses_next) continue;
+    LLVMValueRef bound = (x == phi || x == next) ? y : x;
+    if (!LLVMIsAConstantInt(bound)) return 0;
+    long long limit = LLVMConstIntGetSExtValue(bound), start = uses_next ? init + step : init;
+    if (step == 0) return 0;
+    long long span = limit - start;
+    long long trips = span / step + (span % step != 0) + (uses_next ? 1 : 0);
+    return trips > 0 && trips < (1LL << 30) ? trips : 0;
+  }
+  return 0;
+}
+
+/* A loop header's phi: a counter init + step * L, with L the loop's
+ * iteration (one atom per counter), when every value from inside the loop
+ * is the phi moved by the same uniform step. */
+static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
+  int block = block_index(ik, phi), loop = loop_of_header(ik, block);
+  if (loop < 0) return false;
+  LLVMValueRef init = NULL, next = NULL;
+  unsigned n = LLVMCountIncoming(phi);
+  for (unsigned i = 0; i < n; i++) {
+    int from = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    if (from >= 0 && ik->loops[loop].body[from]) {
+      if (next && next != v) return false;
+      next = v;
+    } else {
+      if (init && init != v) return false;
+      init = v;
+    }
+  }
+  if (!init || !next) return false;
+  const ir_value *start = value_of(ik, init);
+  if (r->pointer && start->base < 0) return false;
+  if (start->p.unknown && !start->p.lane_varying) return false;
+  /* the phi as init + L while the step is read (a GEP on it needs its base) */
+  char name[64];
+  counter_name(ik, next, name, sizeof name);
+  int atom = new_atom(ik->k, ATOMK_LOOP, name);
+  poly L;
+  poly_atom(&L, atom);
+  r->base = start->base;
+  poly_add(&r->p, &start->p, &L, 1);
+  poly step;
+  if (!recurrence_step(ik, phi, next, &step)) {
+    ik->k->atom_count--;                 /* not a counter: the atom was never used elsewhere */
+    return false;
+  }
+  poly moved;
+  poly_mul(&moved, &step, &L);
+  poly_add(&r->p, &start->p, &moved, 1);
+  atom_info *a = &ik->k->atoms[atom];
+  long long step_value, init_value;
+  if (poly_is_const(&step, &step_value)) {
+    a->unit_step = step_value == 1 || step_value == -1;
+    if (!r->pointer && poly_is_const(&start->p, &init_value)) {
+      a->trips = constant_trips(ik, loop, phi, next, init_value, step_value);
+      a->const_trip = a->trips > 0;
+    }
+  }
+  if (ik->loops[loop].atom < 0) ik->loops[loop].atom = atom;
+  return true;
+}
+
+/* The condition of block b's conditional branch or switch, or NULL. */
+static LLVMValueRef branch_condition(const ir_kernel *ik, int b) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
+  if (term && LLVMIsABranchInst(term) && LLVMIsConditional(term)) return LLVMGetCondition(term);
+  if (term && LLVMIsASwitchInst(term)) return LLVMGetOperand(term, 0);
+  return NULL;
+}
+
+/* A join of values (phi, select) under a uniform choice: the common value;
+ * else, when every arm has the same lane part (none, for unknown uniform
+ * arms), that part plus a fresh uniform atom; else lane-varying. */
+static void uniform_join(ir_kernel *ik, const poly *const *arms, int n, bool block, poly *out) {
+  bool equal = true, lanes_equal = true;
+  poly lane0, rest;
+  if (arms[0]->unknown) poly_const(&lane0, 0);
+  else poly_split(arms[0], ATOM_BX, &lane0, &rest);
+  for (int i = 0; i < n; i++) {
+    if (arms[i]->unknown && arms[i]->lane_varying) { lane_varying(out, arms[i]->data_dependent); return; }
+    equal = equal && !arms[i]->unknown && poly_equal(arms[i], arms[0]);
+    poly lane;
+    if (arms[i]->unknown) poly_const(&lane, 0);
+    else poly_split(arms[i], ATOM_BX, &lane, &rest);
+    lanes_equal = lanes_equal && poly_equal(&lane, &lane0);
+    block = block || per_block(ik->k, arms[i]);
+  }
+  if (equal) { *out = *arms[0]; return; }
+  if (!lanes_equal) { lane_varying(out, false); return; }
+  poly u;
+  uniform_atom(ik, "(joined)", block, false, &u);
+  if (arms[0]->unknown) { *out = u; return; }
+  poly_add(out, &lane0, &u, 1);
+}
+
+/* A phi: a loop counter; a value carried around a loop (lane-varying
+ * when its start or update is, or when lanes leave the loop at different
+ * iterations); a value leaving a loop; or a join after a branch, which is
+ * lane-varying when the branch deciding between two different incoming
+ * values (the nearest common dominator of their blocks) is. */
+static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
+  if (counter_phi(ik, phi, r)) return;
+  unsigned n = LLVMCountIncoming(phi);
+  int block = block_index(ik, phi), loop = loop_of_header(ik, block);
+  enum { MAX_ARMS = 32 };
+  const poly *arms[MAX_ARMS];
+  int from[MAX_ARMS], bases[MAX_ARMS], count = 0;
+  bool varying = false, cycle = false, block_dep = false;
+  r->busy = true;
+  for (unsigned i = 0; i < n && count < MAX_ARMS; i++) {
+    const ir_value *v = value_of(ik, LLVMGetIncomingValue(phi, i));
+    from[count] = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
+    arms[count] = &v->p;
+    bases[count++] = v->base;
+    varying = varying || (!v->busy && !uniform(&v->p));
+    cycle = cycle || v->busy;
+    block_dep = block_dep || per_block(ik->k, &v->p);
+  }
+  r->busy = false;
+  if (r->pointer) {
+    for (int i = 1; i < count; i++)
+      if (bases[i] != bases[0]) { pointer_unknown(r, varying); return; }
+    r->base = count ? bases[0] : -1;
+  }
+  if (loop >= 0) {
+    if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, false);
+    else uniform_atom(ik, "(loop value)", block_dep, false, &r->p);
+    return;
+  }
+  if (count == 1) {
+    /* a value leaving a loop (LCSSA): lane-varying when lanes leave the
+     * loop at different iterations and the value moves with it */
+    int l = from[0] >= 0 ? ik->blocks[from[0]].loop : -1;
+    if (l >= 0 && ik->loops[l].divergent_exit && !ik->loops[l].body[block] && !arms[0]->unknown &&
+        uses_loop_atom(ik->k, arms[0])) {
+      lane_varying(&r->p, false);
+      return;
+    }
+    r->p = *arms[0];
+    return;
+  }
+  bool all_equal = !cycle;
+  for (int i = 1; i < count && all_equal; i++) all_equal = !arms[i]->unknown && poly_equal(arms[i], arms[0]);
+  if (all_equal && !arms[0]->unknown) { r->p = *arms[0]; return; }
+  for (int i = 0; i < count; i++)
+    for (int j = i + 1; j < count; j++) {
+      if (from[i] < 0 || from[j] < 0 || (!arms[i]->unknown && !arms[j]->unknown && poly_equal(arms[i], arms[j])))
+        continue;
+      LLVMValueRef cond = branch_condition(ik, intersect(ik, from[i], from[j]));
+      if (cond && !uniform(int_of(ik, cond))) { lane_varying(&r->p, false); return; }
+      if (cond) block_dep = block_dep || per_block(ik->k, int_of(ik, cond));
+    }
+  uniform_join(ik, arms, count, block_dep, &r->p);
+}
+
+static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
+  const poly *cond = int_of(ik, LLVMGetOperand(sel, 0));
+  const ir_value *a = value_of(ik, LLVMGetOperand(sel, 1)), *b = value_of(ik, LLVMGetOperand(sel, 2));
+  if (r->pointer) {
+    if (a->base != b->base) { pointer_unknown(r, !uniform(cond)); return; }
+    r->base = a->base;
+  }
+  if (!a->p.unknown && !b->p.unknown && poly_equal(&a->p, &b->p)) { r->p = a->p; return; }
+  if (!uniform(cond)) {
+    /* chosen per lane: told lane by lane where the condition and both arms can be */
+    lane_varying(&r->p, a->p.data_dependent || b->p.data_dependent);
+    r->evaluable = true;
+    return;
+  }
+  const poly *arms[2] = {&a->p, &b->p};
+  uniform_join(ik, arms, 2, per_block(ik->k, cond), &r->p);
+}
+
+/* An operation that is no polynomial: uniform operands give a uniform
+ * atom of its own; lane-dependent ones a lane-varying value that may be
+ * evaluated lane by lane. */
+static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotient) {
+  unsigned n = LLVMGetNumOperands(inst);
+  bool varying = false, block = false, data = false;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef op = LLVMGetOperand(inst, i);
+    if (LLVMIsABasicBlock(op) || LLVMIsAFunction(op) || LLVMGetValueKind(op) == LLVMMetadataAsValueValueKind) continue;
+    const poly *p = int_of(ik, op);
+    varying = varying || !uniform(p);
+    block = block || per_block(ik->k, p);
+    data = data || p->data_dependent;
+  }
+  if (varying) {
+    lane_varying(&r->p, data);
+    r->evaluable = true;
+    return;
+  }
+  uniform_atom(ik, "(value)", block, quotient, &r->p);
+}
+
+static bool divides_all(const poly *p, long long d) {
+  if (p->unknown || d <= 0) return false;
+  for (int i = 0; i < p->count; i++)
+    if (p->terms[i].coef % d != 0) return false;
+  return true;
+}
+
+static void scale_down(poly *p, long long d) {
+  for (int i = 0; i < p->count; i++) p->terms[i].coef /= d;
+}
+
+static void eval_binary(ir_kernel *ik, LLVMValueRef inst, ir_value *r) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  const poly *a = int_of(ik, LLVMGetOperand(inst, 0)), *b = int_of(ik, LLVMGetOperand(inst, 1));
+  long long c;
+  bool b_const = poly_is_const(b, &c);
+  switch (op) {
+  case LLVMAdd:
+  case LLVMSub:
+    if (!a->unknown && !b->unknown) { poly_add(&r->p, a, b, op == LLVMAdd ? 1 : -1); return; }
+    break;
+  case LLVMMul:
+    if (!a->unknown && !b->unknown) { poly_mul(&r->p, a, b); return; }
+    break;
+  case LLVMShl:
+    if (b_const && c >= 0 && c < 40 && !a->unknown) {
+      poly scale;
+      poly_const(&scale, 1LL << c);
+      poly_mul(&r->p, a, &scale);
+      return;
+    }
+    break;
+  case LLVMOr:
+    if (LLVMGetIsDisjoint(inst) && !a->unknown && !b->unknown) { poly_add(&r->p, a, b, 1); return; }
+    break;
+  case LLVMLShr:
+  case LLVMAShr:
+    /* (8 * i) >> 3 is i when the low bits are known zero */
+    if (b_const && c >= 0 && c < 40 && divides_all(a, 1LL << c)) { r->p = *a; scale_down(&r->p, 1LL << c); return; }
+    break;
+  case LLVMUDiv:
+  case LLVMSDiv:
+    if (b_const && c > 0 && divides_all(a, c)) { r->p = *a; scale_down(&r->p, c); return; }
+    break;
+  default:
+    break;
+  }
+  long long x;
+  if (poly_is_const(a, &x) && b_const) {
+    long long v;
+    switch (op) {
+    case LLVMUDiv: case LLVMSDiv: if (!c) goto other; v = x / c; break;
+    case LLVMURem: case LLVMSRem: if (!c) goto other; v = x % c; break;
+    case LLVMLShr: case LLVMAShr: if (c < 0 || c > 62) goto other; v = x >> c; break;
+    case LLVMAnd: v = x & c; break;
+    case LLVMOr: v = x | c; break;
+    case LLVMXor: v = x ^ c; break;
+    default: goto other;
+    }
+    poly_const(&r->p, v);
+    return;
+  }
+other:
+  nonlinear(ik, inst, r, op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl);
+}
+
+/* A value loaded from (base, at): uniform when the address is, per block
+ * when the address depends on the block or the data is shared; else
+ * lane-varying. Pointers become bases of their own. */
+static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
+  const ir_value *addr = value_of(ik, LLVMGetOperand(load, 0));
+  if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
+    long long field;
+    if (poly_is_const(&addr->p, &field) && field >= 0 && field < 12 && field % 4 == 0) {
+      poly_atom(&r->p, ik->bases[addr->base].builtin + (int)(field / 4));
+      return;
+    }
+  }
+  bool at_uniform = addr->base >= 0 && uniform(&addr->p) && !addr->p.unknown;
+  if (r->pointer) {
+    if (at_uniform) {
+      r->base = loaded_base(ik, load, addr->base, &addr->p);
+      poly_const(&r->p, 0);
+    } else {
+      pointer_unknown(r, !uniform(&addr->p));
+    }
+    return;
+  }
+  if (addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL) at_uniform = false;
+  if (at_uniform) {
+    bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
+    uniform_atom(ik, "(loaded)", block, false, &r->p);
+    return;
+  }
+  poly_unknown(&r->p, true);
+  r->p.lane_varying = addr->base < 0 ? !uniform(&addr->p) || addr->p.unknown : true;
+}
+
+static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
+  const char *name = callee_name(call);
+  int atom = builtin_atom_of(name);
+  if (atom >= 0) { poly_atom(&r->p, atom); return; }
+  if (strstr(name, "llvm.nvvm.read.ptx.sreg.laneid")) { poly_atom(&r->p, ATOM_TX); return; }
+  if (strstr(name, "llvm.nvvm.shfl") || strstr(name, "llvm.nvvm.vote") || strstr(name, "llvm.nvvm.match") ||
+      strstr(name, "llvm.nvvm.atomic") || strstr(name, "atomic")) {
+    lane_varying(&r->p, true);
+    return;
+  }
+  if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0) {
+    eval_load(ik, call, r);
+    return;
+  }
+  bool quotient = strstr(name, "min") || strstr(name, "max") || strstr(name, "abs");
+  nonlinear(ik, call, r, quotient);
+}
+
+/* GEP: the base's offset plus each index times its step in bytes. */
+static void eval_gep(ir_kernel *ik, LLVMValueRef gep, ir_value *r) {
+  const ir_value *b = value_of(ik, LLVMGetOperand(gep, 0));
+  if (b->base < 0) { pointer_unknown(r, b->p.lane_varying); return; }
+  r->base = b->base;
+  poly off = b->p;
+  LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
+  unsigned n = LLVMGetNumOperands(gep);
+  for (unsigned i = 1; i < n; i++) {
+    LLVMValueRef idx = LLVMGetOperand(gep, i);
+    if (i > 1) {
+      LLVMTypeKind kind = LLVMGetTypeKind(t);
+      if (kind == LLVMStructTypeKind) {
+        unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
+        poly f;
+        poly_const(&f, (long long)LLVMOffsetOfElement(ik->code->layout, t, field));
+        poly_add(&off, &off, &f, 1);
+        t = LLVMStructGetTypeAtIndex(t, field);
+        continue;
+      }
+      if (kind == LLVMArrayTypeKind || kind == LLVMVectorTypeKind) t = LLVMGetElementType(t);
+    }
+    long long size = (long long)LLVMABISizeOfType(ik->code->layout, t);
+    const poly *ip = int_of(ik, idx);
+    if (ip->unknown) {
+      r->p = *ip;
+      r->p.unknown = true;
+      r->evaluable = value_of(ik, idx)->evaluable || !ip->lane_varying;
+      r->base = b->base;
+      return;
+    }
+    poly scale, term;
+    poly_const(&scale, size);
+    poly_mul(&term, ip, &scale);
+    poly_add(&off, &off, &term, 1);
+  }
+  r->p = off;
+  r->evaluable = b->evaluable;
+}
+
+static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  switch (op) {
+  case LLVMPHI: eval_phi(ik, v, r); return;
+  case LLVMSelect: eval_select(ik, v, r); return;
+  case LLVMLoad: eval_load(ik, v, r); return;
+  case LLVMCall: eval_call(ik, v, r); return;
+  case LLVMGetElementPtr: eval_gep(ik, v, r); return;
+  case LLVMAlloca:
+    r->base = new_base(ik, BASE_ALLOCA, v, SP_LOCAL);
+    poly_const(&r->p, 0);
+    return;
+  case LLVMAddrSpaceCast:
+  case LLVMBitCast: {
+    const ir_value *s = value_of(ik, LLVMGetOperand(v, 0));
+    r->p = s->p;
+    r->base = s->base;
+    r->evaluable = s->evaluable;
+    return;
+  }
+  case LLVMZExt:
+  case LLVMSExt:
+  case LLVMTrunc: {
+    LLVMValueRef src = LLVMGetOperand(v, 0);
+    const ir_value *s = value_of(ik, src);
+    /* a comparison widened to 0 or 1 is a value of its own */
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(src)) == 1 && !s->p.unknown && s->p.count) { nonlinear(ik, v, r, true); return; }
+    r->p = s->p;
+    r->evaluable = s->evaluable;
+    return;
+  }
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
+  case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem: case LLVMAnd: case LLVMOr: case LLVMXor:
+    eval_binary(ik, v, r);
+    return;
+  default:
+    nonlinear(ik, v, r, true);
+    return;
+  }
+}
+
+static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
+  int i = map_get(&ik->value_of, v);
+  if (i >= 0) {
+    ir_value *r = &ik->values[i];
+    if (!r->busy) return r;
+    static _Thread_local ir_value cycle;   /* a loop-carried value met again: not known here */
+    memset(&cycle, 0, sizeof cycle);
+    cycle.base = -1;
+    cycle.busy = true;
+    poly_unknown(&cycle.p, false);
+    return &cycle;
+  }
+  ir_value scratch;
+  memset(&scratch, 0, sizeof scratch);
+  scratch.base = -1;
+  scratch.pointer = is_pointer(v);
+  if (ik->depth > IR_MAX_DEPTH) {          /* too deep to follow: unknown, taken to vary */
+    lane_varying(&scratch.p, false);
+    ir_value *r = slot(ik, v);
+    *r = scratch;
+    return r;
+  }
+  ir_value *r = slot(ik, v);
+  r->busy = true;
+  r->pointer = scratch.pointer;
+  ik->depth++;
+  if (LLVMIsAConstantInt(v)) {
+    poly_const(&scratch.p, LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1 ? (long long)LLVMConstIntGetZExtValue(v)
+                                                                    : LLVMConstIntGetSExtValue(v));
+  } else if (LLVMIsAArgument(v)) {
+    unsigned n = LLVMCountParams(ik->fn);
+    int position = 0;
+    for (unsigned i = 0; i < n; i++)
+      if (LLVMGetParam(ik->fn, i) == v) position = (int)i;
+    if (scratch.pointer) {
+      bool byval = LLVMGetEnumAttributeAtIndex(ik->fn, (unsigned)position + 1, LLVMGetEnumAttributeKindForName("byval", 5)) != NULL;
+      scratch.base = new_base(ik, byval ? BASE_BYVAL : BASE_ARG, v, SP_GLOBAL);
+      ik->bases[scratch.base].arg = position;
+      poly_const(&scratch.p, 0);
+    } else {
+      char name[64];
+      ir_param_name(ik->scope, position, name, sizeof name);
+      poly_atom(&scratch.p, new_atom(ik->k, ATOMK_PARAM, name));
+    }
+  } else if (LLVMIsAGlobalVariable(v)) {
+    scratch.base = global_base(ik, v);
+    poly_const(&scratch.p, 0);
+  } else if (LLVMIsAConstantExpr(v)) {
+    LLVMOpcode op = LLVMGetConstOpcode(v);
+    if (op == LLVMAddrSpaceCast || op == LLVMBitCast) {
+      const ir_value *s = value_of(ik, LLVMGetOperand(v, 0));
+      scratch.p = s->p;
+      scratch.base = s->base;
+    } else if (op == LLVMGetElementPtr) {
+      eval_gep(ik, v, &scratch);
+    } else {
+      poly_unknown(&scratch.p, false);
+    }
+  } else if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v)) {
+    poly_unknown(&scratch.p, false);
+  } else if (LLVMIsAConstant(v)) {
+    uniform_atom(ik, "(constant)", false, false, &scratch.p);
+  } else if (LLVMIsAInstruction(v)) {
+    eval_instruction(ik, v, &scratch);
+  } else {
+    poly_unknown(&scratch.p, false);
+  }
+  ik->depth--;
+  r = &ik->values[map_get(&ik->value_of, v)];   /* the table may have grown */
+  scratch.busy = false;
+  scratch.pointer = r->pointer;
+  *r = scratch;
+  return r;
+}
+
+/* ---- lanes one by one ---- */
+
+static enum CXBinaryOperatorKind compare_kind(LLVMIntPredicate p) {
+  switch (p) {
+  case LLVMIntEQ: return CXBinaryOperator_EQ;
+  case LLVMIntNE: return CXBinaryOperator_NE;
+  case LLVMIntSLT: case LLVMIntULT: return CXBinaryOperator_LT;
+  case LLVMIntSLE: case LLVMIntULE: return CXBinaryOperator_LE;
+  case LLVMIntSGT: case LLVMIntUGT: return CXBinaryOperator_GT;
+  default: return CXBinaryOperator_GE;
+  }
+}
+
+/* v's value (an integer, or a pointer's byte offset from its base) for
+ * each lane of warp w, with a uniform unknown carried as `shifted`. */
+static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
+  const ir_value *r = value_of(ik, v);
+  if (!r->p.unknown) return poly_lanes(ik->k, &r->p, warp, out);
+  if (!r->evaluable || depth > 24 || !LLVMIsAInstruction(v)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  lane_vals a, b, c;
+  switch (op) {
+  case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMAddrSpaceCast: case LLVMBitCast:
+    return ir_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1);
+  case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
+  case LLVMSRem: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
+        !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1))
+      return false;
+    if (op == LLVMAdd || op == LLVMSub || (op == LLVMOr && LLVMGetIsDisjoint(v))) {
+      for (int l = 0; l < 32; l++) out->v[l] = op == LLVMSub ? a.v[l] - b.v[l] : a.v[l] + b.v[l];
+      out->shifted = a.shifted || b.shifted;
+      return lanes_in_range(out, -(1LL << 40));
+    }
+    if (op == LLVMMul) return lanes_mul(&a, &b, out);
+    if (op == LLVMShl) {
+      if (b.shifted || !lanes_invariant(&b) || b.v[0] < 0 || b.v[0] > 30) return false;
+      lanes_fill(&c, 1LL << b.v[0], false);
+      return lanes_mul(&a, &c, out);
+    }
+    return lanes_exact_op(op == LLVMUDiv || op == LLVMSDiv   ? CXBinaryOperator_Div
+                          : op == LLVMURem || op == LLVMSRem ? CXBinaryOperator_Rem
+                          : op == LLVMLShr || op == LLVMAShr ? CXBinaryOperator_Shr
+                          : op == LLVMAnd                    ? CXBinaryOperator_And
+                          : op == LLVMOr                     ? CXBinaryOperator_Or
+                                                             : CXBinaryOperator_Xor,
+                          &a, &b, out);
+  case LLVMICmp:
+    if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
+        !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1))
+      return false;
+    return lanes_compare(compare_kind(LLVMGetICmpPredicate(v)), &a, &b, out);
+  case LLVMSelect:
+    if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, &c, depth + 1) || c.shifted ||
+        !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &a, depth + 1) ||
+        !ir_lanes(ik, LLVMGetOperand(v, 2), warp, &b, depth + 1))
+      return false;
+    for (int l = 0; l < 32; l++) out->v[l] = c.v[l] ? a.v[l] : b.v[l];
+    out->shifted = a.shifted || b.shifted;
+    return !out->shifted || (lanes_invariant(&a) && lanes_invariant(&b));
+  case LLVMGetElementPtr: {
+    /* the base's lanes plus each index's lanes times its step */
+    if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1)) return false;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(v);
+    unsigned n = LLVMGetNumOperands(v);
+    for (unsigned i = 1; i < n; i++) {
+      LLVMValueRef idx = LLVMGetOperand(v, i);
+      if (i > 1) {
+        if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+          unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
+          long long at = (long long)LLVMOffsetOfElement(ik->code->layout, t, field);
+          for (int l = 0; l < 32; l++) out->v[l] += at;
+          t = LLVMStructGetTypeAtIndex(t, field);
+          continue;
+        }
+        t = LLVMGetElementType(t);
+      }
+      if (!ir_lanes(ik, idx, warp, &a, depth + 1)) return false;
+      lanes_fill(&c, (long long)LLVMABISizeOfType(ik->code->layout, t), false);
+      if (!lanes_mul(&a, &c, &b)) return false;
+      for (int l = 0; l < 32; l++) out->v[l] += b.v[l];
+      out->shifted = out->shifted || b.shifted;
+    }
+    return lanes_in_range(out, -(1LL << 40));
+  }
+  case LLVMCall: {
+    const char *name = callee_name(v);
+    bool min = strstr(name, "llvm.smin") || strstr(name, "llvm.umin");
+    bool max = strstr(name, "llvm.smax") || strstr(name, "llvm.umax");
+    if ((!min && !max) || !ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
+        !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1) || a.shifted || b.shifted)
+      return false;
+    for (int l = 0; l < 32; l++) out->v[l] = min == (a.v[l] < b.v[l]) ? a.v[l] : b.v[l];
+    out->shifted = false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* Which lanes of warp w take each side of a branch on cond (both, where
+ * they cannot be told). */
+static void condition_lanes(ir_kernel *ik, LLVMValueRef cond, int warp, unsigned *t, unsigned *f, int depth) {
+  *t = *f = 0xffffffffu;
+  if (depth > 16 || !LLVMIsAInstruction(cond)) {
+    long long c;
+    if (poly_is_const(int_of(ik, cond), &c)) { if (c) *f = 0; else *t = 0; }
+    return;
+  }
+  LLVMOpcode op = LLVMGetInstructionOpcode(cond);
+  unsigned t1, f1, t2, f2;
+  if ((op == LLVMAnd || op == LLVMOr) && LLVMGetIntTypeWidth(LLVMTypeOf(cond)) == 1) {
+    condition_lanes(ik, LLVMGetOperand(cond, 0), warp, &t1, &f1, depth + 1);
+    condition_lanes(ik, LLVMGetOperand(cond, 1), warp, &t2, &f2, depth + 1);
+    *t = op == LLVMAnd ? t1 & t2 : t1 | t2;
+    *f = op == LLVMAnd ? f1 | f2 : f1 & f2;
+    return;
+  }
+  if (op == LLVMXor && LLVMGetIntTypeWidth(LLVMTypeOf(cond)) == 1 && LLVMIsAConstantInt(LLVMGetOperand(cond, 1)) &&
+      LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1))) {
+    condition_lanes(ik, LLVMGetOperand(cond, 0), warp, f, t, depth + 1);
+    return;
+  }
+  if (op == LLVMSelect && LLVMGetIntTypeWidth(LLVMTypeOf(cond)) == 1) {
+    /* a && b as select a, b, false; a || b as select a, true, b */
+    LLVMValueRef x = LLVMGetOperand(cond, 1), y = LLVMGetOperand(cond, 2);
+    bool and_form = LLVMIsAConstantInt(y) && !LLVMConstIntGetZExtValue(y);
+    bool or_form = LLVMIsAConstantInt(x) && LLVMConstIntGetZExtValue(x);
+    if (and_form || or_form) {
+      condition_lanes(ik, LLVMGetOperand(cond, 0), warp, &t1, &f1, depth + 1);
+      condition_lanes(ik, and_form ? x : y, warp, &t2, &f2, depth + 1);
+      *t = and_form ? t1 & t2 : t1 | t2;
+      *f = and_form ? f1 | f2 : f1 & f2;
+      return;
+    }
+  }
+  lane_vals v;
+  if (!ir_lanes(ik, cond, warp, &v, 0) || v.shifted) return;
+  *t = *f = 0;
+  for (int l = 0; l < 32; l++) {
+    if (v.v[l]) *t |= 1u << l;
+    else *f |= 1u << l;
+  }
+}
+
+/* The lanes of each warp that reach each block: the entry's from the
+ * block shape, then along the branches until nothing changes. */
+static void reach_blocks(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  memcpy(ik->blocks[0].active, k->active, sizeof k->active);
+  int *order = calloc((size_t)ik->block_count, sizeof *order), n = 0;
+  for (int r = 0; r < ik->block_count; r++)
+    for (int b = 0; b < ik->block_count; b++)
+      if (ik->blocks[b].rpo == r) order[n++] = b;
+  for (int round = 0; round < 64; round++) {
+    bool changed = false;
+    for (int i = 0; i < n; i++) {
+      ir_block *b = &ik->blocks[order[i]];
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(b->bb);
+      bool conditional = term && LLVMIsABranchInst(term) && LLVMIsConditional(term);
+      for (int w = 0; w < k->warps; w++) {
+        if (!b->active[w]) continue;
+        unsigned t = 0xffffffffu, f = 0xffffffffu;
+        if (conditional) condition_lanes(ik, LLVMGetCondition(term), w, &t, &f, 0);
+        for (int s = 0; s < b->nsucc; s++) {
+          unsigned lanes = b->active[w] & (!conditional ? 0xffffffffu : s == 0 ? t : f);
+          unsigned *to = &ik->blocks[b->succ[s]].active[w];
+          if ((*to | lanes) != *to) { *to |= lanes; changed = true; }
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  free(order);
+}
+
+/* Loops that lanes may leave at different iterations: an exit branch on a
+ * lane-varying condition. */
+static void find_divergent_exits(ir_kernel *ik) {
+  for (int l = 0; l < ik->loop_count; l++) {
+    ir_loop *loop = &ik->loops[l];
+    for (int b = 0; b < ik->block_count && !loop->divergent_exit; b++) {
+      if (!loop->body[b]) continue;
+      bool exits = false;
+      for (int s = 0; s < ik->blocks[b].nsucc; s++) exits = exits || !loop->body[ik->blocks[b].succ[s]];
+      LLVMValueRef cond = exits ? branch_condition(ik, b) : NULL;
+      if (cond && !uniform(int_of(ik, cond))) loop->divergent_exit = true;
+    }
+  }
+}
+
+/* ---- where an instruction is in the user's code ---- */
+
+/* The file of a debug-info scope, as a path. */
+static void scope_path(LLVMMetadataRef scope, char *path, size_t size) {
+  LLVMMetadataRef f = scope ? LLVMDIScopeGetFile(scope) : NULL;
+  *path = 0;
+  if (!f) return;
+  unsigned dlen, flen;
+  const char *dir = LLVMDIFileGetDirectory(f, &dlen), *name = LLVMDIFileGetFilename(f, &flen);
+  if (flen && name[0] != '/' && dlen) snprintf(path, size, "%.*s/%.*s", (int)dlen, dir, (int)flen, name);
+  else snprintf(path, size, "%.*s", (int)flen, name);
+}
+
+/* The innermost debug location of inst in a file of the user's (not a
+ * system header, not the toolkit, not warplint's stand-ins). */
+static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column) {
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  for (int hops = 0; loc && hops < 64; hops++, loc = LLVMDILocationGetInlinedAt(loc)) {
+    char path[4096];
+    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
+    if (!*path) continue;
+    CXFile cf = ir_user_file(ik->scope, path);
+    if (!cf) continue;
+    *file = cf;
+    *line = LLVMDILocationGetLine(loc);
+    *column = LLVMDILocationGetColumn(loc);
+    return *line > 0;
+  }
+  return false;
+}
+
+/* ---- arrays and accesses ---- */
+
+static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long long width, unsigned line,
+                         unsigned column) {
+  kernel_ctx *k = ik->k;
+  array_info a;
+  memset(&a, 0, sizeof a);
+  a.decl = clang_getNullCursor();
+  a.name = wl_strdup(name);
+  a.elem_type = wl_format("%lld-byte element", width);
+  a.elem_size = width;
+  a.space = b->space;
+  a.ndim = 1;
+  a.ext[0] = -1;
+  a.elements = -1;
+  a.is_param = b->kind == BASE_ARG;
+  a.line = line;
+  a.column = column;
+  GROW(k->arrays, k->array_count, k->array_cap);
+  k->arrays[k->array_count] = a;
+  return k->array_count++;
+}
+
+/* The array an access through base b is to, registered on first use:
+ * its declaration from the AST (the parameter, the variable of that name,
+ * the array named at the access), else one named as the access writes it. */
+static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width) {
+  ir_base *b = &ik->bases[base];
+  char seen[128];
+  if (b->array != -1) {
+    ir_array_at(ik->scope, file, line, column, seen, sizeof seen);   /* only the column */
+    return b->array;
+  }
+  CXCursor decl = clang_getNullCursor();
+  char name[128] = "";
+  if (b->kind == BASE_ARG) {
+    decl = ir_param_cursor(ik->scope, b->arg);
+  } else if (b->kind == BASE_GLOBAL) {
+    size_t len;
+    plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
+    decl = ir_variable_named(ik->scope, name, b->space);
+  } else if (b->kind == BASE_ALLOCA) {
+    decl = ir_array_at(ik->scope, file, line, column, name, sizeof name);
+  } else {
+    ir_array_at(ik->scope, file, line, column, name, sizeof name);
+  }
+  int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
+  if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
+  if (a < 0) {
+    if (!*name) snprintf(name, sizeof name, b->kind == BASE_LOADED ? "(pointer loaded from memory)" : "(array)");
+    a = generic_array(ik, b, name, width, line, *column);
+  }
+  /* the space is the device code's: a pointer parameter handed shared memory
+   * cannot happen in a kernel, but a __device__ array is global */
+  if (ik->k->arrays[a].space != b->space && b->space != SP_GLOBAL) ik->k->arrays[a].space = b->space;
+  b->array = a;
+  return a;
+}
+
+/* The padded layout of a 2-D (or deeper) shared array: every term of the
+ * offset that is a whole number of rows moves by a row plus one element. */
+static void padded_offset(const array_info *a, const poly *off, poly *out) {
+  long long row = a->ext[a->ndim - 1] * a->elem_size;
+  *out = *off;
+  if (off->unknown || row <= 0) { poly_unknown(out, false); return; }
+  for (int i = 0; i < out->count; i++)
+    if (out->terms[i].coef % row == 0) out->terms[i].coef = out->terms[i].coef / row * (row + a->elem_size);
+}
+
+typedef struct value_eval { ir_kernel *ik; LLVMValueRef v; } value_eval;
+
+static bool eval_value_lanes(void *ctx, int warp, lane_vals *out) {
+  value_eval *e = ctx;
+  return ir_lanes(e->ik, e->v, warp, out, 0);
+}
+
+static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, const poly *off, lane_model *m) {
+  kernel_ctx *k = ik->k;
+  memset(m, 0, sizeof *m);
+  m->kind = LANE_UNKNOWN;
+  int warp = first_active_warp(k);
+  if (warp < 0) return;
+  m->active = k->active[warp];
+  model_from_poly(k, off, warp, m);
+  if (m->kind == LANE_UNKNOWN && !x->data_dependent && address) {
+    value_eval e = {ik, address};
+    model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
+  }
+  if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
+}
+
+/* WARPLINT_TRACE=1: each access the model records, on stderr (a
+ * developer's view of what the checks are given). */
+static void trace_access(const ir_kernel *ik, const access_info *x) {
+  const kernel_ctx *k = ik->k;
+  char off[200];
+  if (x->off.unknown) snprintf(off, sizeof off, "unknown%s%s", x->off.lane_varying ? " lane-varying" : "",
+                               x->off.data_dependent ? " data-dependent" : "");
+  else poly_text(k, &x->off, off, sizeof off);
+  static const char *const kinds[] = {"uniform", "concrete", "symbolic", "unknown"};
+  fprintf(stderr, "trace: %s:%u:%u %s '%s' %s%s%s width %lld offset %s lanes %s active %08x",
+          k->name, x->line, x->column, wl_space_names[k->arrays[x->array].space], k->arrays[x->array].name,
+          x->read ? "r" : "", x->write ? "w" : "", x->ldg ? " ldg" : "", x->width, off, kinds[x->lanes.kind],
+          x->lanes.active);
+  if (x->lanes.kind == LANE_CONCRETE)
+    for (int l = 0; l < 8; l++) fprintf(stderr, "%s%lld", l ? "," : " [", x->lanes.offset[l]);
+  fprintf(stderr, "%s loops %d\n", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
+}
+
+static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+  kernel_ctx *k = ik->k;
+  const ir_value *at = value_of(ik, address);
+  if (at->base < 0) return;
+  int kind = ik->bases[at->base].kind;
+  if (kind == BASE_BYVAL || kind == BASE_BUILTIN) return;
+  CXFile file;
+  unsigned line, column;
+  if (!user_location(ik, inst, &file, &line, &column)) return;
+  int block = block_index(ik, inst);
+  memcpy(k->active, ik->blocks[block].active, sizeof k->active);
+  if (first_active_warp(k) < 0) return;              /* no lane gets here */
+  int ai = array_of(ik, at->base, file, line, &column, width);
+  array_info *a = &k->arrays[ai];
+  bool write = (mode & M_WRITE) != 0, read = (mode & M_READ) != 0;
+  a->written = a->written || write;
+  a->read = a->read || read;
+  a->atomic = a->atomic || (mode & M_ATOMIC);
+  GROW(k->accesses, k->access_count, k->access_cap);
+  access_info *x = &k->accesses[k->access_count++];
+  memset(x, 0, sizeof *x);
+  x->array = ai;
+  x->write = write;
+  x->read = read;
+  x->ldg = (mode & M_LDG) != 0;
+  x->width = width;
+  x->off = at->p;
+  x->data_dependent = at->p.unknown && at->p.data_dependent;
+  long long constant;
+  x->unroll_known = !at->p.unknown && poly_is_const(&at->p, &constant);
+  /* the loops around it, outermost first */
+  int chain[MAX_LOOPS], depth = 0;
+  for (int l = ik->blocks[block].loop; l >= 0 && depth < MAX_LOOPS; l = ik->loops[l].parent) chain[depth++] = l;
+  for (int i = 0; i < depth; i++) x->loops[i] = ik->loops[chain[depth - 1 - i]].atom;
+  x->loop_count = depth;
+  x->line = line;
+  x->column = column;
+  x->region = block;
+  x->file = file;
+  model_ir(ik, address, x, &at->p, &x->lanes);
+  if (getenv("WARPLINT_TRACE")) trace_access(ik, x);
+  if (a->space == SP_GLOBAL && read && depth > 0) x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
+  if (a->space == SP_SHARED && a->ndim >= 2 && a->ndim <= MAX_DIMS && a->ext[a->ndim - 1] > 0) {
+    poly padded;
+    padded_offset(a, &at->p, &padded);
+    model_ir(ik, NULL, x, &padded, &x->padded);
+  }
+}
+
+/* A call's pointer arguments that are not accesses: the array escapes
+ * (handed to code warplint does not see). */
+static void escape_arguments(ir_kernel *ik, LLVMValueRef call) {
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef arg = LLVMGetOperand(call, i);
+    if (!is_pointer(arg)) continue;
+    const ir_value *v = value_of(ik, arg);
+    if (v->base >= 0 && ik->bases[v->base].array >= 0) ik->k->arrays[ik->bases[v->base].array].escaped = true;
+  }
+}
+
+/* Functions of the CUDA API that access memory through their first
+ * argument, as the stand-in headers declare them (with a toolkit they are
+ * inlined into loads, stores and atomics). */
+static int api_access(const char *name) {
+  char plain[64];
+  plain_name(name, false, plain, sizeof plain);
+  if (strncmp(plain, "atomic", 6) == 0 || strncmp(plain, "__nv_atomic", 11) == 0) return M_READ | M_WRITE | M_ATOMIC;
+  if (strcmp(plain, "__ldg") == 0) return M_READ | M_LDG;
+  if (strncmp(plain, "__ld", 4) == 0) return M_READ;
+  if (strncmp(plain, "__st", 4) == 0 && strlen(plain) == 6) return M_WRITE;
+  return 0;
+}
+
+static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
+  LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+  switch (op) {
+  case LLVMLoad: {
+    bool invariant = LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(ik->code->context, "invariant.load", 14)) != NULL;
+    record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ | (invariant ? M_LDG : 0));
+    return;
+  }
+  case LLVMStore: {
+    LLVMValueRef value = LLVMGetOperand(inst, 0);
+    record(ik, inst, LLVMGetOperand(inst, 1), type_bytes(ik, LLVMTypeOf(value)), M_WRITE);
+    if (is_pointer(value)) {                   /* a pointer stored away escapes */
+      const ir_value *v = value_of(ik, value);
+      if (v->base >= 0 && ik->bases[v->base].array >= 0) ik->k->arrays[ik->bases[v->base].array].escaped = true;
+    }
+    return;
+  }
+  case LLVMAtomicRMW:
+    record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ | M_WRITE | M_ATOMIC);
+    return;
+  case LLVMAtomicCmpXchg:
+    record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(LLVMGetOperand(inst, 1))),
+           M_READ | M_WRITE | M_ATOMIC);
+    return;
+  case LLVMCall: {
+    const char *name = callee_name(inst);
+    if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0) {
+      record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ | M_LDG);
+      return;
+    }
+    if (strncmp(name, "llvm.", 5) == 0) return;   /* barriers, lifetimes, math */
+    int mode = api_access(name);
+    if (mode && LLVMGetNumArgOperands(inst) >= 1 && is_pointer(LLVMGetOperand(inst, 0))) {
+      LLVMTypeRef t = (mode & M_WRITE) && !(mode & M_READ) && LLVMGetNumArgOperands(inst) >= 2
+                          ? LLVMTypeOf(LLVMGetOperand(inst, 1))
+                          : LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVoidTypeKind ? LLVMTypeOf(inst) : NULL;
+      if (t) record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, t), mode);
+      return;
+    }
+    escape_arguments(ik, inst);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+/* ---- the kernel ---- */
+
+void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
+  LLVMValueRef fn = function;
+  ir_kernel ik;
+  memset(&ik, 0, sizeof ik);
+  ik.k = k;
+  ik.code = code;
+  ik.fn = fn;
+  ik.scope = scope;
+  if (!LLVMGetFirstBasicBlock(fn)) return;
+  build_cfg(&ik);
+  find_divergent_exits(&ik);
+  reach_blocks(&ik);
+  /* the loops' counters first, so that every access sees their atoms */
+  for (int l = 0; l < ik.loop_count; l++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(ik.blocks[ik.loops[l].header].bb); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i))
+      value_of(&ik, i);
+  for (int r = 0; r < ik.block_count; r++)
+    for (int b = 0; b < ik.block_count; b++) {
+      if (ik.blocks[b].rpo != r) continue;
+      for (LLVMValueRef i = LLVMGetFirstInstruction(ik.blocks[b].bb); i; i = LLVMGetNextInstruction(i))
+        visit_instruction(&ik, i);
+    }
+  for (int b = 0; b < ik.block_count; b++) {
+    free(ik.blocks[b].succ);
+    free(ik.blocks[b].pred);
+  }
+  for (int l = 0; l < ik.loop_count; l++) free(ik.loops[l].body);
+  free(ik.loops);
+  free(ik.blocks);
+  free(ik.values);
+  free(ik.bases);
+  map_free(&ik.block_of);
+  map_free(&ik.value_of);
+}
+
+int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max) {
+  CXFile file;
+  unsigned line;
+  clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, NULL, NULL);
+  ir_scope scope;
+  ir_scope_init(&scope, fc, fn);
+  int n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(fc->device->module); f && n < max; f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv || !LLVMGetFirstBasicBlock(f)) continue;
+    LLVMMetadataRef sp = LLVMGetSubprogram(f);
+    if (!sp || LLVMDISubprogramGetLine(sp) != line) continue;
+    char path[4096];
+    scope_path(sp, path, sizeof path);
+    if (!same_file(ir_user_file(&scope, path), file)) continue;
+    size_t len;
+    functions[n] = f;
+    names[n++] = wl_strdup(LLVMGetValueName2(f, &len));
+  }
+  return n;
+}

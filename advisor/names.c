@@ -1,0 +1,295 @@
+/* The AST's names for what the device code touches: ir.c finds an access
+ * in the device code with its file:line:column; this file finds there, in
+ * libclang's syntax tree, the array the user wrote (its declaration, its
+ * name as written: `in`, `tile`, `p.data`), the kernel's parameters, and
+ * the variables a loop counts with. The user's expressions are indexed once
+ * per file by the place clang's debug locations give them (the expression's
+ * own location: an array's name, an assignment's `=`, a call's name). */
+#include "analysis.h"
+
+#include <string.h>
+
+typedef struct place {
+  unsigned long long file;       /* file_key() */
+  unsigned line, column;
+  CXCursor cursor;
+} place;
+
+typedef struct user_file {
+  char *path;
+  CXFile file;                   /* NULL: not the user's */
+} user_file;
+
+struct ast_index {
+  place *places;
+  int count, cap;
+  user_file *files;
+  int file_count, file_cap;
+};
+
+/* A file by device and inode: the same for every path that names it. */
+static unsigned long long file_key(CXFile f) {
+  CXFileUniqueID id;
+  if (!f || clang_getFileUniqueID(f, &id) != 0) return 0;
+  return id.data[0] * 1000003ULL ^ id.data[1] * 998244353ULL ^ id.data[2];
+}
+
+bool same_file(CXFile a, CXFile b) { return a && b && file_key(a) == file_key(b); }
+
+static bool indexed_kind(enum CXCursorKind k) {
+  return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
+         k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
+         k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl;
+}
+
+static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ast_index *x = d;
+  CXSourceLocation at = clang_getCursorLocation(c);
+  if (clang_Location_isInSystemHeader(at)) return CXChildVisit_Continue;
+  if (indexed_kind(clang_getCursorKind(c))) {
+    place p = {.cursor = c};
+    CXFile file;
+    clang_getExpansionLocation(at, &file, &p.line, &p.column, NULL);
+    p.file = file_key(file);
+    if (p.file) {
+      GROW(x->places, x->count, x->cap);
+      x->places[x->count++] = p;
+    }
+  }
+  return CXChildVisit_Recurse;
+}
+
+static int compare_places(const void *a, const void *b) {
+  const place *p = a, *q = b;
+  if (p->file != q->file) return p->file < q->file ? -1 : 1;
+  if (p->line != q->line) return p->line < q->line ? -1 : 1;
+  return p->column < q->column ? -1 : p->column > q->column;
+}
+
+static ast_index *index_of(file_ctx *fc) {
+  if (fc->index) return fc->index;
+  ast_index *x = calloc(1, sizeof *x);
+  if (!x) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  clang_visitChildren(clang_getTranslationUnitCursor(fc->tu), index_cursor, x);
+  qsort(x->places, (size_t)x->count, sizeof *x->places, compare_places);
+  fc->index = x;
+  return x;
+}
+
+void ast_index_free(ast_index *x) {
+  if (!x) return;
+  for (int i = 0; i < x->file_count; i++) free(x->files[i].path);
+  free(x->files);
+  free(x->places);
+  free(x);
+}
+
+/* The first indexed cursor at exactly file:line:column, its range in *n. */
+static const place *places_at(ast_index *x, CXFile file, unsigned line, unsigned column, int *n) {
+  place key = {.file = file_key(file), .line = line, .column = column};
+  int lo = 0, hi = x->count;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (compare_places(&x->places[mid], &key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  *n = 0;
+  while (lo + *n < x->count && compare_places(&x->places[lo + *n], &key) == 0) ++*n;
+  return &x->places[lo];
+}
+
+CXFile ir_user_file(const ir_scope *s, const char *path) {
+  ast_index *x = index_of(s->fc);
+  for (int i = 0; i < x->file_count; i++)
+    if (strcmp(x->files[i].path, path) == 0) return x->files[i].file;
+  CXFile f = clang_getFile(s->fc->tu, path);
+  if (f && clang_Location_isInSystemHeader(clang_getLocation(s->fc->tu, f, 1, 1))) f = NULL;
+  GROW(x->files, x->file_count, x->file_cap);
+  x->files[x->file_count++] = (user_file){wl_strdup(path), f};
+  return f;
+}
+
+/* ---- parameters and variables ---- */
+
+static enum CXChildVisitResult collect_param(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  ir_scope *s = d;
+  if (clang_getCursorKind(c) == CXCursor_ParmDecl && s->param_count < 32) s->params[s->param_count++] = c;
+  return CXChildVisit_Continue;
+}
+
+void ir_scope_init(ir_scope *s, file_ctx *fc, CXCursor kernel) {
+  memset(s, 0, sizeof *s);
+  s->fc = fc;
+  s->kernel = kernel;
+  clang_visitChildren(kernel, collect_param, s);
+}
+
+CXCursor ir_param_cursor(const ir_scope *s, int position) {
+  return position >= 0 && position < s->param_count ? s->params[position] : clang_getNullCursor();
+}
+
+void ir_param_name(const ir_scope *s, int position, char *out, size_t size) {
+  CXCursor p = ir_param_cursor(s, position);
+  char *name = clang_Cursor_isNull(p) ? wl_strdup("") : cx_take(clang_getCursorSpelling(p));
+  if (*name) snprintf(out, size, "%s", name);
+  else snprintf(out, size, "(parameter %d)", position + 1);
+  free(name);
+}
+
+static bool inside(CXCursor inner, CXCursor outer) {
+  unsigned a, b, c;
+  clang_getExpansionLocation(clang_getCursorLocation(inner), NULL, NULL, NULL, &a);
+  CXSourceRange r = clang_getCursorExtent(outer);
+  clang_getExpansionLocation(clang_getRangeStart(r), NULL, NULL, NULL, &b);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &c);
+  CXFile fi, fo;
+  clang_getExpansionLocation(clang_getCursorLocation(inner), &fi, NULL, NULL, NULL);
+  clang_getExpansionLocation(clang_getRangeStart(r), &fo, NULL, NULL, NULL);
+  return file_key(fi) == file_key(fo) && a >= b && a <= c;
+}
+
+CXCursor ir_variable_named(const ir_scope *s, const char *name, int space) {
+  ast_index *x = index_of(s->fc);
+  CXCursor best = clang_getNullCursor();
+  for (int i = 0; i < x->count; i++) {
+    CXCursor c = x->places[i].cursor;
+    if (clang_getCursorKind(c) != CXCursor_VarDecl) continue;
+    char *spelling = cx_take(clang_getCursorSpelling(c));
+    bool same = strcmp(spelling, name) == 0;
+    free(spelling);
+    if (!same) continue;
+    bool shared = has_attr(c, CXCursor_CUDASharedAttr), constant = has_attr(c, CXCursor_CUDAConstantAttr);
+    if ((space == SP_SHARED) != shared || (space == SP_CONSTANT) != constant) continue;
+    if (inside(c, s->kernel)) return c;
+    if (clang_Cursor_isNull(best)) best = c;
+  }
+  return best;
+}
+
+/* ---- the array an access names ---- */
+
+static bool pointer_like(CXCursor c) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  return t.kind == CXType_Pointer || t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray ||
+         t.kind == CXType_VariableArray || t.kind == CXType_DependentSizedArray;
+}
+
+/* "p . data" as tokens come: "p.data" */
+static void tidy_text(const char *text, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *p = text; *p && n + 1 < size; p++) {
+    if (*p == ' ' && (p[1] == '.' || p[1] == '-' || (n && (out[n - 1] == '.' || out[n - 1] == '>')))) continue;
+    out[n++] = *p;
+  }
+  out[n] = 0;
+}
+
+/* From an access expression to the array it is in: down through
+ * subscripts, dereferences, pointer arithmetic, assignments and the first
+ * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
+static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written) {
+  for (int depth = 0; depth < 24; depth++) {
+    c = strip(c);
+    child_list l = children(c);
+    *written = c;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_DeclRefExpr: {
+      CXCursor d = clang_getCursorReferenced(c);
+      enum CXCursorKind k = clang_getCursorKind(d);
+      if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl) return clang_getNullCursor();
+      char *text = cx_take(clang_getCursorSpelling(d));
+      snprintf(name, size, "%s", text);
+      free(text);
+      return d;
+    }
+    case CXCursor_ArraySubscriptExpr:
+    case CXCursor_UnaryOperator:
+    case CXCursor_CompoundAssignOperator:
+      if (l.n < 1) return clang_getNullCursor();
+      c = l.c[0];
+      continue;
+    case CXCursor_BinaryOperator: {
+      enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
+      if (l.n != 2) return clang_getNullCursor();
+      if (op == CXBinaryOperator_Assign) c = l.c[0];
+      else if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) c = pointer_like(l.c[0]) ? l.c[0] : l.c[1];
+      else return clang_getNullCursor();
+      continue;
+    }
+    case CXCursor_CallExpr:
+      if (clang_Cursor_getNumArguments(c) < 1) return clang_getNullCursor();
+      c = clang_Cursor_getArgument(c, 0);
+      continue;
+    case CXCursor_MemberRefExpr:
+      if (l.n == 1 && !pointer_like(c)) { c = l.c[0]; continue; }    /* a[i].x: the element's array */
+      {
+        char *text = source_text(c);
+        tidy_text(text, name, size);
+        free(text);
+      }
+      return clang_getNullCursor();
+    default:
+      return clang_getNullCursor();
+    }
+  }
+  return clang_getNullCursor();
+}
+
+static int kind_rank(enum CXCursorKind k) {
+  switch (k) {
+  case CXCursor_CallExpr: return 0;
+  case CXCursor_BinaryOperator: case CXCursor_CompoundAssignOperator: return 1;
+  case CXCursor_UnaryOperator: return 2;
+  case CXCursor_ArraySubscriptExpr: return 3;
+  case CXCursor_MemberRefExpr: return 4;
+  case CXCursor_DeclRefExpr: return 5;
+  default: return 9;
+  }
+}
+
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size) {
+  *name = 0;
+  int n;
+  const place *p = places_at(index_of(s->fc), file, line, *column, &n);
+  /* the most telling expression there first */
+  for (int rank = 0; rank < 9; rank++)
+    for (int i = 0; i < n; i++) {
+      if (kind_rank(clang_getCursorKind(p[i].cursor)) != rank) continue;
+      CXCursor written;
+      CXCursor d = base_of(p[i].cursor, name, size, &written);
+      if (clang_Cursor_isNull(d) && !*name) continue;
+      CXFile at;
+      unsigned at_line, at_column;
+      clang_getExpansionLocation(clang_getCursorLocation(written), &at, &at_line, &at_column, NULL);
+      if (at_line == line && same_file(at, file)) *column = at_column;
+      return d;
+    }
+  return clang_getNullCursor();
+}
+
+static enum CXChildVisitResult first_decl_ref(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
+  *(CXCursor *)d = c;
+  return CXChildVisit_Break;
+}
+
+bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
+  int n;
+  const place *p = places_at(index_of(s->fc), file, line, column, &n);
+  for (int i = 0; i < n; i++) {
+    CXCursor c = p[i].cursor, ref = clang_getNullCursor();
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_DeclRefExpr) ref = c;
+    else if (k == CXCursor_UnaryOperator || k == CXCursor_CompoundAssignOperator || k == CXCursor_BinaryOperator)
+      clang_visitChildren(c, first_decl_ref, &ref);
+    if (clang_Cursor_isNull(ref)) continue;
+    char *text = cx_take(clang_getCursorSpelling(ref));
+    snprintf(name, size, "%s", text);
+    free(text);
+    return *name != 0;
+  }
+  return false;
+}
