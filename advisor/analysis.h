@@ -384,6 +384,8 @@ CXCursor ir_variable_named(const ir_scope *s, const char *name, int space);
 CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size);
 /* The variable an update at file:line:column names (i in i += 4), or false. */
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
+/* The counter of the innermost loop around file:line:column, or false. */
+bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
 /* The file of that path when it is the user's (parsed, not a system
  * header), else NULL. */
 CXFile ir_user_file(const ir_scope *s, const char *path);

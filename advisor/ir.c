@@ -791,6 +791,14 @@ other:
   nonlinear(ik, inst, r, op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl);
 }
 
+/* A built-in index or size: blockDim is the modelled block's when the
+ * launch (or __launch_bounds__) fixes it. */
+static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
+  const kernel_ctx *k = ik->k;
+  if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) poly_const(out, k->block[atom - ATOM_BDX]);
+  else poly_atom(out, atom);
+}
+
 /* A value loaded from (base, at): uniform when the address is, per block
  * when the address depends on the block or the data is shared; else
  * lane-varying. Pointers become bases of their own. */
@@ -799,7 +807,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
     long long field;
     if (poly_is_const(&addr->p, &field) && field >= 0 && field < 12 && field % 4 == 0) {
-      poly_atom(&r->p, ik->bases[addr->base].builtin + (int)(field / 4));
+      builtin_value(ik, ik->bases[addr->base].builtin + (int)(field / 4), &r->p);
       return;
     }
   }
@@ -826,7 +834,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
 static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
   const char *name = callee_name(call);
   int atom = builtin_atom_of(name);
-  if (atom >= 0) { poly_atom(&r->p, atom); return; }
+  if (atom >= 0) { builtin_value(ik, atom, &r->p); return; }
   if (strstr(name, "llvm.nvvm.read.ptx.sreg.laneid")) { poly_atom(&r->p, ATOM_TX); return; }
   if (strstr(name, "llvm.nvvm.shfl") || strstr(name, "llvm.nvvm.vote") || strstr(name, "llvm.nvvm.match") ||
       strstr(name, "llvm.nvvm.atomic") || strstr(name, "atomic")) {
@@ -894,7 +902,8 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
     poly_const(&r->p, 0);
     return;
   case LLVMAddrSpaceCast:
-  case LLVMBitCast: {
+  case LLVMBitCast:
+  case LLVMFreeze: {
     const ir_value *s = value_of(ik, LLVMGetOperand(v, 0));
     r->p = s->p;
     r->base = s->base;
@@ -1019,7 +1028,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   lane_vals a, b, c;
   switch (op) {
-  case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMAddrSpaceCast: case LLVMBitCast:
+  case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMAddrSpaceCast: case LLVMBitCast: case LLVMFreeze:
     return ir_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1);
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
   case LLVMSRem: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
@@ -1450,6 +1459,207 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
   }
 }
 
+/* ---- loops the compiler unrolled ---- */
+
+static bool same_copy_place(const access_info *a, const access_info *b) {
+  return b->array == a->array && b->line == a->line && b->write == a->write && b->read == a->read &&
+         b->width == a->width && !b->merged && !b->off.unknown && same_file(a->file, b->file) &&
+         b->loop_count == a->loop_count && !memcmp(a->loops, b->loops, sizeof a->loops[0] * (size_t)a->loop_count);
+}
+
+/* Accesses of one source line to one array, alike, whose offsets differ by
+ * constants are copies of one access the compiler unrolled from a loop.
+ * Three or more copies a constant step apart become again one access
+ * walked by a loop (an atom of its own, named by the source's loop, with
+ * the copies' count as its trips), so that the checks see the loop the
+ * source wrote; the other copies are merged away. */
+/* Whether d is c times s for an integer c. */
+static bool multiple_of(const poly *d, const poly *s, long long *c) {
+  if (d->count == 0) { *c = 0; return true; }
+  if (s->count == 0 || s->terms[0].coef == 0) return false;
+  /* the ratio from s's first term as it appears in d */
+  poly probe;
+  long long ratio = 0;
+  bool found = false;
+  for (int i = 0; i < d->count && !found; i++) {
+    poly one, other;
+    poly_const(&one, 0);
+    one.terms[0] = d->terms[i];
+    one.count = 1;
+    other = one;
+    other.terms[0].coef = s->terms[0].coef;
+    poly sterm;
+    poly_const(&sterm, 0);
+    sterm.terms[0] = s->terms[0];
+    sterm.count = 1;
+    if (!poly_equal(&other, &sterm) || d->terms[i].coef % s->terms[0].coef) continue;
+    ratio = d->terms[i].coef / s->terms[0].coef;
+    found = true;
+  }
+  if (!found) return false;
+  poly scaled, k;
+  poly_const(&k, ratio);
+  poly_mul(&scaled, s, &k);
+  poly_add(&probe, d, &scaled, -1);
+  *c = ratio;
+  return probe.count == 0;
+}
+
+/* Accesses of one source line to one array, alike, whose offsets differ by
+ * multiples of one step (a constant, or a row size such as 4 * n) are
+ * copies of one access the compiler unrolled from a loop. Three or more
+ * copies one step apart become again one access walked by a loop (an
+ * atom named by the source's loop), so that the checks see the loop the
+ * source wrote; the other copies are merged away. Where the copies sit in
+ * a loop of the device code whose counter moves them by all the copies'
+ * steps (a loop unrolled partly), that loop is the source's: its atom
+ * gives way to the new one, which keeps its trip count. */
+static void fold_unrolled(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  enum { MAX_COPIES = 256 };
+  int copy[MAX_COPIES];
+  long long delta[MAX_COPIES];
+  for (int i = 0; i < k->access_count; i++) {
+    access_info *x = &k->accesses[i];
+    if (x->merged || x->off.unknown || x->loop_count >= MAX_LOOPS) continue;
+    poly step_poly;
+    bool have_step = false;
+    int n = 0;
+    for (int j = i; j < k->access_count && n < MAX_COPIES; j++) {
+      access_info *y = &k->accesses[j];
+      if (!same_copy_place(x, y)) continue;
+      poly diff;
+      long long c = 0;
+      poly_add(&diff, &y->off, &x->off, -1);
+      if (j != i && !have_step && diff.count) { step_poly = diff; have_step = true; }
+      if (j != i && (!have_step || !multiple_of(&diff, &step_poly, &c))) continue;
+      copy[n] = j;
+      delta[n++] = c;
+    }
+    if (n < 3) continue;
+    /* the copies one step apart, in program order, else in address order */
+    long long step = delta[1] - delta[0], first = delta[0];
+    bool even = step != 0;
+    for (int c = 2; c < n && even; c++) even = delta[c] - delta[c - 1] == step;
+    if (!even) {
+      long long sorted[MAX_COPIES];
+      memcpy(sorted, delta, (size_t)n * sizeof *delta);
+      for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && sorted[b - 1] > sorted[b]; b--) {
+          long long t = sorted[b]; sorted[b] = sorted[b - 1]; sorted[b - 1] = t;
+        }
+      step = sorted[1] - sorted[0];
+      first = sorted[0];
+      even = step != 0;
+      for (int c = 2; c < n && even; c++) even = sorted[c] - sorted[c - 1] == step;
+    }
+    if (!even) continue;
+    poly unit, scale;
+    poly_const(&scale, step);
+    poly_mul(&unit, &step_poly, &scale);      /* one source iteration, in bytes */
+    char name[64] = "unrolled";
+    ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name);
+    int atom = new_atom(k, ATOMK_LOOP, name);
+    atom_info *u = &k->atoms[atom];
+    u->unit_step = true;
+    u->const_trip = true;
+    u->trips = n;
+    poly base = x->off, shift;
+    poly_const(&scale, first);
+    poly_mul(&shift, &step_poly, &scale);
+    poly_add(&base, &base, &shift, 1);
+    for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++) {
+      if (a == atom || k->atoms[a].kind != ATOMK_LOOP || !poly_uses_atom(&base, a)) continue;
+      poly coefficient, whole;
+      poly_coefficient(&base, a, &coefficient);
+      poly_const(&scale, n);
+      poly_mul(&whole, &unit, &scale);
+      if (!poly_equal(&coefficient, &whole)) continue;
+      poly term, atom_l;
+      poly_atom(&atom_l, a);
+      poly_mul(&term, &coefficient, &atom_l);
+      poly_add(&base, &base, &term, -1);     /* the partly unrolled loop is the source's */
+      u = &k->atoms[atom];
+      u->const_trip = k->atoms[a].const_trip;
+      u->trips = k->atoms[a].const_trip ? k->atoms[a].trips * n : 0;
+      break;
+    }
+    poly moved, counter;
+    poly_atom(&counter, atom);
+    poly_mul(&moved, &unit, &counter);
+    poly_add(&x->off, &base, &moved, 1);
+    x->loops[x->loop_count++] = atom;        /* constant copies stay known once unrolled */
+    for (int c = 1; c < n; c++) k->accesses[copy[c]].merged = true;
+    memcpy(k->active, ik->blocks[x->region].active, sizeof k->active);
+    if (k->arrays[x->array].space == SP_GLOBAL && x->read)
+      x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
+  }
+}
+
+/* ---- sorts in private arrays (L_3) ---- */
+
+/* Whether v is an element loaded from private array `array` (through a
+ * phi or select of such loads). */
+static bool loaded_from(ir_kernel *ik, LLVMValueRef v, int array, int depth) {
+  if (depth > 8 || !LLVMIsAInstruction(v)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMLoad) {
+    const ir_value *at = value_of(ik, LLVMGetOperand(v, 0));
+    return at->base >= 0 && ik->bases[at->base].array == array;
+  }
+  if (op == LLVMPHI) {
+    unsigned n = LLVMCountIncoming(v);
+    for (unsigned i = 0; i < n; i++)
+      if (loaded_from(ik, LLVMGetIncomingValue(v, i), array, depth + 1)) return true;
+    return false;
+  }
+  if (op == LLVMSelect)
+    return loaded_from(ik, LLVMGetOperand(v, 1), array, depth + 1) ||
+           loaded_from(ik, LLVMGetOperand(v, 2), array, depth + 1);
+  return false;
+}
+
+/* A private array still in memory whose elements are compared with each
+ * other and stored back into it: a sort or a swap. */
+static void find_sorts(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  for (int b = 0; b < ik->block_count; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(ik->blocks[b].bb); i; i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if (op != LLVMFCmp && op != LLVMICmp && op != LLVMStore) continue;
+      for (int a = 0; a < k->array_count; a++) {
+        array_info *arr = &k->arrays[a];
+        if (arr->space != SP_LOCAL) continue;
+        if (op == LLVMStore) {
+          const ir_value *at = value_of(ik, LLVMGetOperand(i, 1));
+          if (at->base >= 0 && ik->bases[at->base].array == a && loaded_from(ik, LLVMGetOperand(i, 0), a, 0))
+            arr->swapped = true;
+          continue;
+        }
+        CXFile file;
+        unsigned line, column;
+        if (arr->compared || !loaded_from(ik, LLVMGetOperand(i, 0), a, 0) ||
+            !loaded_from(ik, LLVMGetOperand(i, 1), a, 0) || !user_location(ik, i, &file, &line, &column))
+          continue;
+        arr->compared = true;
+        arr->compare_line = line;
+        arr->compare_column = column;
+      }
+    }
+  /* L_3 reports at the comparison: an access there carries it */
+  for (int a = 0; a < k->array_count; a++) {
+    array_info *arr = &k->arrays[a];
+    if (!arr->compared || !arr->swapped) continue;
+    bool placed = false;
+    for (int x = 0; x < k->access_count && !placed; x++) {
+      access_info *acc = &k->accesses[x];
+      if (acc->array != a || acc->line != arr->compare_line) continue;
+      acc->column = arr->compare_column;
+      placed = true;
+    }
+  }
+}
+
 /* ---- the kernel ---- */
 
 void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
@@ -1475,6 +1685,8 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
       for (LLVMValueRef i = LLVMGetFirstInstruction(ik.blocks[b].bb); i; i = LLVMGetNextInstruction(i))
         visit_instruction(&ik, i);
     }
+  fold_unrolled(&ik);
+  find_sorts(&ik);
   for (int b = 0; b < ik.block_count; b++) {
     free(ik.blocks[b].succ);
     free(ik.blocks[b].pred);

@@ -39,7 +39,38 @@ bool same_file(CXFile a, CXFile b) { return a && b && file_key(a) == file_key(b)
 static bool indexed_kind(enum CXCursorKind k) {
   return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
          k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
-         k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl;
+         k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
+         k == CXCursor_DoStmt;
+}
+
+static void add_place(ast_index *x, CXCursor c, CXSourceLocation at) {
+  place p = {.cursor = c};
+  CXFile file;
+  clang_getExpansionLocation(at, &file, &p.line, &p.column, NULL);
+  p.file = file_key(file);
+  if (!p.file) return;
+  GROW(x->places, x->count, x->cap);
+  x->places[x->count++] = p;
+}
+
+/* The operator token of a binary or postfix expression: the first token
+ * after its first operand (for a prefix operator, its first token). */
+static CXSourceLocation operator_location(CXCursor c) {
+  child_list l = children(c);
+  CXSourceRange whole = clang_getCursorExtent(c);
+  if (l.n < 1) return clang_getRangeStart(whole);
+  CXSourceLocation after = clang_getRangeEnd(clang_getCursorExtent(l.c[0]));
+  unsigned first_offset, operand_end;
+  clang_getExpansionLocation(clang_getRangeStart(whole), NULL, NULL, NULL, &first_offset);
+  clang_getExpansionLocation(after, NULL, NULL, NULL, &operand_end);
+  if (operand_end <= first_offset) return clang_getRangeStart(whole);   /* prefix: ++i */
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, clang_getRange(after, clang_getRangeEnd(whole)), &toks, &n);
+  CXSourceLocation at = n ? clang_getTokenLocation(tu, toks[0]) : clang_getRangeStart(whole);
+  clang_disposeTokens(tu, toks, n);
+  return at;
 }
 
 static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClientData d) {
@@ -47,15 +78,13 @@ static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClien
   ast_index *x = d;
   CXSourceLocation at = clang_getCursorLocation(c);
   if (clang_Location_isInSystemHeader(at)) return CXChildVisit_Continue;
-  if (indexed_kind(clang_getCursorKind(c))) {
-    place p = {.cursor = c};
-    CXFile file;
-    clang_getExpansionLocation(at, &file, &p.line, &p.column, NULL);
-    p.file = file_key(file);
-    if (p.file) {
-      GROW(x->places, x->count, x->cap);
-      x->places[x->count++] = p;
-    }
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (indexed_kind(kind)) {
+    add_place(x, c, at);
+    /* debug locations put an operator's expression at its operator (a
+     * store at its `=`, i++ at its ++), libclang at its first token */
+    if (kind == CXCursor_BinaryOperator || kind == CXCursor_CompoundAssignOperator || kind == CXCursor_UnaryOperator)
+      add_place(x, c, operator_location(c));
   }
   return CXChildVisit_Recurse;
 }
@@ -292,4 +321,52 @@ bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
     return *name != 0;
   }
   return false;
+}
+
+static bool contains(CXCursor outer, unsigned long long file, unsigned line, unsigned column) {
+  CXSourceRange r = clang_getCursorExtent(outer);
+  CXFile f;
+  unsigned l0, c0, l1, c1;
+  clang_getExpansionLocation(clang_getRangeStart(r), &f, &l0, &c0, NULL);
+  clang_getExpansionLocation(clang_getRangeEnd(r), NULL, &l1, &c1, NULL);
+  if (file_key(f) != file) return false;
+  return (line > l0 || (line == l0 && column >= c0)) && (line < l1 || (line == l1 && column <= c1));
+}
+
+static enum CXChildVisitResult find_var_decl(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_VarDecl || k == CXCursor_DeclRefExpr) {
+    *(CXCursor *)d = c;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
+  ast_index *x = index_of(s->fc);
+  unsigned long long key = file_key(file);
+  CXCursor best = clang_getNullCursor();
+  unsigned best_line = 0, best_column = 0;
+  for (int i = 0; i < x->count; i++) {
+    const place *p = &x->places[i];
+    enum CXCursorKind k = clang_getCursorKind(p->cursor);
+    if ((k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt) || p->file != key) continue;
+    if (!contains(p->cursor, key, line, column)) continue;
+    if (p->line > best_line || (p->line == best_line && p->column > best_column)) {
+      best = p->cursor;
+      best_line = p->line;
+      best_column = p->column;
+    }
+  }
+  if (clang_Cursor_isNull(best)) return false;
+  /* the counter: the variable its first part declares or sets */
+  child_list l = children(best);
+  CXCursor found = clang_getNullCursor();
+  if (l.n > 0) clang_visitChildren(best, find_var_decl, &found);
+  if (clang_Cursor_isNull(found)) return false;
+  char *text = cx_take(clang_getCursorSpelling(found));
+  snprintf(name, size, "%s", text);
+  free(text);
+  return *name != 0;
 }
