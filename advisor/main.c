@@ -1,5 +1,6 @@
 /* warplint — the command line: check, arrays, explain, rules. */
 #include "warplint.h"
+#include "verify.h"
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
@@ -22,6 +23,9 @@ static const char usage_text[] =
   "       warplint arrays [options] FILES...   the array inventory of every kernel\n"
   "       warplint explain RULE [--gpu P]      a rule, its evidence and examples\n"
   "       warplint rules                       the catalog, checked or advice\n"
+  "       warplint verify [options] FILES -- PROGRAM ARGS...\n"
+  "                                            check FILES, run PROGRAM under Nsight Compute\n"
+  "                                            and give each finding what the GPU measured\n"
   "       warplint COMMAND --help | warplint --help | --version\n"
   "options:\n"
   "  --format=FORMAT            text (default), json, sarif, or html: one self-contained\n"
@@ -55,9 +59,10 @@ typedef struct cli {
   const char **files; int file_count;
   const char **extra; int extra_count;
   char **changed; int changed_count;   /* --changed-since: the files git names */
+  char **program;                      /* verify: the program and its arguments, after -- */
 } cli;
 
-static const char *const commands[] = {"check", "arrays", "explain", "rules"};
+static const char *const commands[] = {"check", "arrays", "explain", "rules", "verify"};
 
 static int usage_error(const char *what) {
   fprintf(stderr, "warplint: %s\n%s", what, usage_text);
@@ -78,6 +83,10 @@ static int parse_cli(int argc, char **argv, cli *c) {
   c->extra = calloc((size_t)argc, sizeof *c->extra);
   for (int i = 2; i < argc; i++) {
     const char *v;
+    if (strcmp(argv[i], "--") == 0 && strcmp(c->command, "verify") == 0) {
+      c->program = argv + i + 1;
+      break;
+    }
     if (strcmp(argv[i], "--") == 0) {
       for (i++; i < argc; i++) c->extra[c->extra_count++] = argv[i];
       break;
@@ -505,6 +514,9 @@ static int run_check(cli *c, bool inventory) {
   job *jobs;
   int count;
   if (make_jobs(c, &jobs, &count) != 0) { json_free(profile); return 2; }
+  wl_measurement measured = {0};
+  bool verify = strcmp(c->command, "verify") == 0;
+  if (verify && count > 0 && wl_verify_measure(c->program, &measured) != 0) { free(jobs); json_free(profile); return 2; }
   /* Nothing changed since REV is a clean run, with its (empty) report. */
   if (count == 0 && !c->changed_since) { free(jobs); json_free(profile); return usage_error("no input files"); }
   char *toolkit, *cccl;
@@ -513,6 +525,8 @@ static int run_check(cli *c, bool inventory) {
   analyse_all(c, jobs, count, results);
   /* the project headers' kernels and findings, as results of their own */
   size_t total = wl_flatten_results(&results, (size_t)count);
+  if (verify) wl_verify_attach(results, total, &measured);
+  wl_measurement_free(&measured);
   int unwritten = 0;
   if (inventory) wl_print_arrays_table(results, total);
   else if (strcmp(c->format, "json") == 0) wl_print_json(results, total, &c->opt);
@@ -731,7 +745,7 @@ int main(int argc, char **argv) {
     free(toolkit);
     return 0;
   }
-  if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules)");
+  if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules, verify)");
   cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .model = "device", .jobs = 1};
   c.opt.arch = "sm_90";
   c.opt.shim_path = WARPLINT_SHIM_VIRTUAL_PATH;
@@ -739,7 +753,7 @@ int main(int argc, char **argv) {
   c.opt.shim_len = wl_shim_text_size;
   int rc = parse_cli(argc, argv, &c);
   if (rc == 0 && c.help) fputs(usage_text, stdout);
-  else if (rc == 0 && strcmp(c.command, "check") == 0) rc = run_check(&c, false);
+  else if (rc == 0 && (strcmp(c.command, "check") == 0 || strcmp(c.command, "verify") == 0)) rc = run_check(&c, false);
   else if (rc == 0 && strcmp(c.command, "arrays") == 0) rc = run_check(&c, true);
   else if (rc == 0 && strcmp(c.command, "explain") == 0) rc = run_explain(&c);
   else if (rc == 0) rc = run_rules();

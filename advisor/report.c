@@ -99,6 +99,25 @@ void wl_print_text(const wl_file_result *results, size_t count, bool draw) {
   wl_print_summary(stdout, results, count);
 }
 
+/* warplint verify: "measured": {"state", "unit", "total", "ideal", "excess_percent",
+ * "kernel_share_percent", "instructions"} (verify.c) */
+static void write_measured(jsonw *w, const wl_finding *f) {
+  jsonw_key(w, "measured");
+  jsonw_object_begin(w);
+  jsonw_key(w, "state"); jsonw_string(w, f->measured);
+  if (strcmp(f->measured, "measured") == 0) {
+    jsonw_key(w, "unit"); jsonw_string(w, f->measured_unit);
+    jsonw_key(w, "total"); jsonw_number(w, f->measured_total);
+    jsonw_key(w, "ideal"); jsonw_number(w, f->measured_ideal);
+    jsonw_key(w, "excess_percent"); jsonw_number(w, f->measured_excess_pct);
+    jsonw_key(w, "kernel_share_percent");
+    if (f->measured_kernel_share >= 0) jsonw_number(w, f->measured_kernel_share);
+    else jsonw_null(w);
+    jsonw_key(w, "instructions"); jsonw_number(w, f->measured_inst);
+  }
+  jsonw_object_end(w);
+}
+
 /* {"width": 4, "lanes": [0, 4, null...]}: each active lane's byte offset
  * from the lowest, null for an inactive lane; null when not modelled. */
 static void write_warp(jsonw *w, const wl_warp *warp) {
@@ -164,6 +183,7 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
       jsonw_array_end(&w);
       if (f->confirmed_set) { jsonw_key(&w, "ptxas_confirmed"); jsonw_bool(&w, f->confirmed); }
       jsonw_object_end(&w);
+      if (f->measured) write_measured(&w, f);
       jsonw_key(&w, "warp"); write_warp(&w, &f->warp);
       jsonw_key(&w, "fixed_warp"); write_warp(&w, &f->fixed);
       jsonw_key(&w, "notes");
@@ -326,6 +346,12 @@ void wl_print_sarif(const wl_file_result *results, size_t count) {
       jsonw_key(&w, "ruleId"); jsonw_string(&w, f->rule);
       jsonw_key(&w, "level"); jsonw_string(&w, f->severity);
       sarif_text(&w, "message", f->message);
+      if (f->measured) {
+        jsonw_key(&w, "properties");
+        jsonw_object_begin(&w);
+        write_measured(&w, f);
+        jsonw_object_end(&w);
+      }
       jsonw_key(&w, "locations");
       jsonw_array_begin(&w);
       jsonw_object_begin(&w);

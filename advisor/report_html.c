@@ -8,6 +8,7 @@
  * Every piece of text from a source file or a message goes through
  * put_text, which escapes it. */
 #include "warplint.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -187,7 +188,8 @@ static void svg_targets(FILE *out, const wl_warp_map *m, double y) {
 
 /* One warp as SVG inside a figure; data-finding and data-state let the
  * browser test find every drawing. */
-static void html_warp(FILE *out, const wl_warp *w, const char *space, size_t index, bool fixed) {
+static void html_warp(FILE *out, const wl_warp *w, const char *space, size_t index, bool fixed,
+                      const char *measured) {
   wl_warp_map m;
   const char *state = fixed ? "after the fix" : "as written";
   fprintf(out, "<figure class=\"drawing\" data-finding=\"%zu\" data-state=\"%s\">", index, fixed ? "fixed" : "written");
@@ -203,6 +205,7 @@ static void html_warp(FILE *out, const wl_warp *w, const char *space, size_t ind
   double height = targets_y + (strcmp(m.target_name, "sector") == 0 ? 68 : 46);
   fprintf(out, "<figcaption><b>%s</b>: ", state);
   put_text(out, summary);
+  if (measured && *measured) { fputs("; <b class=\"measured\">", out); put_text(out, measured); fputs("</b>", out); }
   fprintf(out, "</figcaption><svg class=\"warp\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" "
                "role=\"img\" aria-label=\"", LANE_X0 + 32 * LANE_STEP + 6, height);
   put_text(out, summary);
@@ -217,6 +220,9 @@ static void html_no_warp(FILE *out, const wl_finding *f, size_t index, bool fixe
   fprintf(out, "<figure class=\"drawing nowarp\" data-finding=\"%zu\" data-state=\"none\"><figcaption><b>%s</b>: "
                "not drawn: ", index, fixed ? "after the fix" : "as written");
   put_text(out, wl_warp_missing(f, fixed));
+  char measured[200];
+  wl_verify_caption(f, measured, sizeof measured);
+  if (!fixed && *measured) { fputs("; <b class=\"measured\">", out); put_text(out, measured); fputs("</b>", out); }
   fputs("</figcaption></figure>\n", out);
 }
 
@@ -310,9 +316,11 @@ static void html_finding(FILE *out, const wl_finding *f, size_t index, const wl_
   fputs("</code>)</span></h4>\n<p>", out);
   put_text(out, f->message);
   fputs("</p>\n<div class=\"warps\">", out);
-  if (f->warp.known) html_warp(out, &f->warp, f->space, index, false);
+  char measured[200];
+  wl_verify_caption(f, measured, sizeof measured);
+  if (f->warp.known) html_warp(out, &f->warp, f->space, index, false, measured);
   else html_no_warp(out, f, index, false);
-  if (f->fixed.known) html_warp(out, &f->fixed, f->space, index, true);
+  if (f->fixed.known) html_warp(out, &f->fixed, f->space, index, true, NULL);
   else html_no_warp(out, f, index, true);
   fputs("</div>\n", out);
   html_cost(out, f, opt, paper);

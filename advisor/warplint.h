@@ -57,6 +57,12 @@ typedef struct wl_finding {
   wl_warp warp;                    /* the warp as the code is */
   wl_warp fixed;                   /* the same warp after the suggested fix (known: false when the
                                       fix is no change of addresses, as for S_5) */
+  /* warplint verify (verify.c): what the GPU counted on this line */
+  const char *measured;            /* NULL: not verified; "measured" or "not executed" */
+  const char *measured_unit;       /* "sectors" or "wavefronts" */
+  double measured_total, measured_ideal, measured_inst;
+  double measured_excess_pct;      /* excess as a share of the line's total, % */
+  double measured_kernel_share;    /* this line's excess as a share of its kernel's, %; -1 unknown */
 } wl_finding;
 
 enum {

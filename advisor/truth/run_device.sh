@@ -1,7 +1,10 @@
 #!/bin/bash
 # The truth harness's device step: every program of a manifest under
 # Nsight Compute's source counters (the first launch of each kernel, at
-# most 64 kernels a program), then one row per executed memory
+# most 64 kernels a program; the program is stopped once every kernel
+# function its binary holds was profiled, and a program still running at
+# its time limit gets SIGINT, on which ncu saves what it profiled), then
+# one row per executed memory
 # instruction's source line (ncu_lines.py). Run from the repository root
 # on a machine with a GPU and ncu.
 #
@@ -29,6 +32,14 @@ mkdir -p "$out/work/rep" "$out/work/log" "$out/work/lines" "$out/work/k" "$out/w
   ncu --version | tail -1; nvcc --version 2>/dev/null | tail -1; echo "root $(pwd)"; } > "$out/env.txt"
 export TRUTH_START=$(date +%s) TRUTH_DEADLINE=$deadline TRUTH_W=$out/work TRUTH_HERE=$here
 export TRUTH_PER=${TRUTH_PER_PROGRAM:-90} TRUTH_ROOT=$(pwd)
+# the spelling of --kill's value this ncu takes (empty: never stop a program early)
+TRUTH_KILL=
+for v in on yes 1; do
+  if ncu --kill "$v" --launch-count 1 --metrics gpu__time_duration.sum -o /tmp/truth-kill-test -f true > /tmp/truth-kill.log 2>&1 \
+     && ! grep -qi 'invalid\|unrecognised\|unrecognized' /tmp/truth-kill.log; then TRUTH_KILL=$v; break; fi
+done
+export TRUTH_KILL
+echo "ncu --kill value: ${TRUTH_KILL:-none}" >> "$out/env.txt"
 one() {
   IFS=$'\t' read -r cb prog bin args <<< "$1"
   local now left t s e rc n st tag
@@ -36,11 +47,19 @@ one() {
   now=$(date +%s); left=$(( TRUTH_START + TRUTH_DEADLINE - now ))
   if [ "$left" -le 10 ]; then printf '%s\t%s\tdeadline\t-\t0\t0\n' "$cb" "$prog" >> "$TRUTH_W/status.tsv"; return; fi
   t=$(( left < TRUTH_PER ? left : TRUTH_PER ))
+  # stop the program once every kernel function of the binary was profiled
+  local nk kill=()
+  nk=$(cuobjdump -sass "$TRUTH_ROOT/$bin" 2>/dev/null | grep -c 'Function :')
+  if [ -n "$TRUTH_KILL" ] && [ "${nk:-0}" -gt 0 ] && [ "$nk" -le 64 ]; then
+    kill=(--launch-count "$nk" --kill "$TRUTH_KILL")
+  else
+    kill=(--launch-count 64)
+  fi
   s=$(date +%s%N)
   # shellcheck disable=SC2086  # the arguments are words of the manifest
   (cd "$TRUTH_ROOT/$(dirname "$bin")" && timeout -s INT -k 10 "$t" ncu --section SourceCounters \
       --metrics idc__requests.sum,smsp__inst_executed_op_ldc.sum,launch__block_size,launch__grid_size,launch__registers_per_thread \
-      --kernel-name-base demangled --kernel-id :::1 --launch-count 64 -f -o "$TRUTH_W/rep/$tag" \
+      --kernel-name-base demangled --kernel-id :::1 "${kill[@]}" -f -o "$TRUTH_W/rep/$tag" \
       "./$(basename "$bin")" $args) > "$TRUTH_W/log/$tag.log" 2>&1
   rc=$?
   e=$(date +%s%N)

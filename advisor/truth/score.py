@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Score a warplint binary against the truth table (the H100's per-line counters).
 
-    advisor/truth/score.py WARPLINT [--label NAME] [--jobs N] [--shim] [--only CODEBASE]
+    advisor/truth/score.py WARPLINT [--label NAME] [--jobs N] [--shim] [--only CODEBASE] [--out DIR]
 
 Runs `WARPLINT check --format=json` on the sources of every program of
 programs.tsv that has rows in the truth table (with the program's include
 folders and definitions), maps each G_3, S_1 and G_2 finding to its source
 line and each C_3 finding to its kernel, and compares them with what the
 hardware measured, under the mapping fixed in README.md ("The mapping").
-Writes results/NAME/lines.tsv (every line or kernel either side flags, with
+Writes (under --out DIR, default advisor/truth/results) NAME/lines.tsv (every line or kernel either side flags, with
 the counters and the class), results/NAME/summary.md (the per-rule table)
 and results/NAME/findings.jsonl (warplint's raw findings), each through a
 temporary file renamed at the end. Prints the summary.
@@ -109,7 +109,7 @@ def main(argv):
         print(__doc__)
         return 0 if args else 2
     warplint = os.path.abspath(args.pop(0))
-    label, jobs, shim, only = "current", 2, False, None
+    label, jobs, shim, only, outroot = "current", 2, False, None, None
     truth_dir = HERE
     while args:
         o = args.pop(0)
@@ -121,6 +121,8 @@ def main(argv):
             shim = True
         elif o == "--only" and args:
             only = args.pop(0)
+        elif o == "--out" and args:
+            outroot = os.path.abspath(args.pop(0))
         elif o == "--truth" and args:
             truth_dir = os.path.abspath(args.pop(0))
         else:
@@ -289,7 +291,7 @@ def main(argv):
         summary[rule] = (counts, classes,
                          b / (b + s) if b + s else float("nan"), b / (b + h) if b + h else float("nan"))
 
-    outdir = os.path.join(HERE, "results", label)
+    outdir = os.path.join(outroot or os.path.join(HERE, "results"), label)
     os.makedirs(outdir, exist_ok=True)
 
     def write(name, text):
@@ -298,8 +300,25 @@ def main(argv):
             f.write(text)
         os.replace(tmp, os.path.join(outdir, name))
 
+    src_cache = {}
+
+    def source_line(cb, rel, ln):
+        root = CODEBASE_ROOTS.get(cb)
+        if root is None:
+            return ""
+        path = os.path.join(REPO, root, rel)
+        if path not in src_cache:
+            try:
+                src_cache[path] = open(path, errors="replace").read().split("\n")
+            except OSError:
+                src_cache[path] = []
+        text = src_cache[path]
+        return text[ln - 1].strip()[:140].replace("\t", " ") if 0 < ln <= len(text) else ""
+
+    for r in out_rows:
+        r.append(source_line(r[2], r[3], int(r[4])) if r[0] != "C_3" else "")
     hdr = ["rule", "cell", "codebase", "file_or_program", "line_or_kernel", "kernels", "inst_or_ldc",
-           "units_or_idc", "ideal_or_width", "excess_or_ratio", "class", "reason", "warplint_message"]
+           "units_or_idc", "ideal_or_width", "excess_or_ratio", "class", "reason", "warplint_message", "source"]
     write("lines.tsv", "\t".join(hdr) + "\n" + "".join("\t".join(r) + "\n" for r in out_rows))
     write("findings.jsonl", "".join(json.dumps(f, sort_keys=True) + "\n" for f in raw))
     n_k = len(kern)
