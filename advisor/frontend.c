@@ -725,6 +725,9 @@ void record_kernel(file_ctx *fc, CXCursor fn, const char *analysis, const char *
   CXFile file;
   unsigned line, column;
   clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, &column, NULL);
+  if (getenv("WARPLINT_TRACE"))
+    fprintf(stderr, "trace: kernel at %u:%u analysed from its %s%s%s\n", line, column, strcmp(analysis, "device") == 0 ? "device code " : "syntax: ",
+            instance ? instance : "", reason ? reason : "");
   wl_file_result *r = result_for_file(fc, file);
   GROW(r->kernels, r->kernel_count, r->kernel_cap);
   wl_kernel_record *k = &r->kernels[r->kernel_count++];

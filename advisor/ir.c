@@ -136,8 +136,8 @@ typedef struct ir_kernel {
   ptr_map block_of;
   ir_loop *loops;
   int loop_count;
-  ir_value *values;
-  int value_count, value_cap;
+  ir_value **value_chunks;        /* VALUE_CHUNK values each: their addresses never move */
+  int value_count, chunk_count, chunk_cap;
   ptr_map value_of;
   ir_base *bases;
   int base_count, base_cap;
@@ -334,15 +334,27 @@ static void uniform_atom(ir_kernel *ik, const char *name, bool block, bool quoti
 
 static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v);
 
+#define VALUE_CHUNK 1024
+
+static ir_value *value_at(const ir_kernel *ik, int i) { return &ik->value_chunks[i / VALUE_CHUNK][i % VALUE_CHUNK]; }
+
+/* v's entry in the table, made empty on first use. Entries never move, so
+ * a value's address stays good while others are evaluated. */
 static ir_value *slot(ir_kernel *ik, LLVMValueRef v) {
   int i = map_get(&ik->value_of, v);
-  if (i >= 0) return &ik->values[i];
-  GROW(ik->values, ik->value_count, ik->value_cap);
+  if (i >= 0) return value_at(ik, i);
+  if (ik->value_count == ik->chunk_count * VALUE_CHUNK) {
+    GROW(ik->value_chunks, ik->chunk_count, ik->chunk_cap);
+    ik->value_chunks[ik->chunk_count] = malloc(VALUE_CHUNK * sizeof(ir_value));
+    if (!ik->value_chunks[ik->chunk_count]) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+    ik->chunk_count++;
+  }
   i = ik->value_count++;
-  memset(&ik->values[i], 0, sizeof ik->values[i]);
-  ik->values[i].base = -1;
+  ir_value *r = value_at(ik, i);
+  memset(r, 0, sizeof *r);
+  r->base = -1;
   map_put(&ik->value_of, v, i);
-  return &ik->values[i];
+  return r;
 }
 
 static const poly *int_of(ir_kernel *ik, LLVMValueRef v) { return &value_of(ik, v)->p; }
@@ -478,6 +490,8 @@ static void counter_name(ir_kernel *ik, LLVMValueRef step, char *out, size_t siz
     ir_name_at(ik->scope, file, line, column, out, size);
 }
 
+static void gep_offset(ir_kernel *ik, LLVMValueRef gep, poly *off, bool *evaluable);
+
 /* next = phi + s, s + phi, phi - s, phi | s (disjoint), or a GEP on phi
  * (the step in bytes); the step's value in *step. */
 static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, poly *step) {
@@ -486,12 +500,10 @@ static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, 
   if (!LLVMIsAInstruction(next)) return false;
   LLVMOpcode op = LLVMGetInstructionOpcode(next);
   if (op == LLVMGetElementPtr) {
+    bool evaluable;
     if (LLVMGetOperand(next, 0) != phi) return false;
-    /* the GEP's offset from phi: its value with phi's base at offset 0 */
-    const ir_value *n = value_of(ik, next), *p = value_of(ik, phi);
-    if (n->base < 0 || n->base != p->base) return false;
-    poly_add(step, &n->p, &p->p, -1);
-    return !step->unknown;
+    gep_offset(ik, next, step, &evaluable);
+    return !step->unknown && uniform(step);
   }
   if (op != LLVMAdd && op != LLVMSub && !(op == LLVMOr && LLVMGetIsDisjoint(next))) return false;
   LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
@@ -563,27 +575,24 @@ static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   const ir_value *start = value_of(ik, init);
   if (r->pointer && start->base < 0) return false;
   if (start->p.unknown && !start->p.lane_varying) return false;
-  /* the phi as init + L while the step is read (a GEP on it needs its base) */
+  poly step;
+  int base = start->base;
+  poly start_p = start->p;
+  if (!recurrence_step(ik, phi, next, &step)) return false;
   char name[64];
   counter_name(ik, next, name, sizeof name);
   int atom = new_atom(ik->k, ATOMK_LOOP, name);
   poly L;
   poly_atom(&L, atom);
-  r->base = start->base;
-  poly_add(&r->p, &start->p, &L, 1);
-  poly step;
-  if (!recurrence_step(ik, phi, next, &step)) {
-    ik->k->atom_count--;                 /* not a counter: the atom was never used elsewhere */
-    return false;
-  }
+  r->base = base;
   poly moved;
   poly_mul(&moved, &step, &L);
-  poly_add(&r->p, &start->p, &moved, 1);
+  poly_add(&r->p, &start_p, &moved, 1);
   atom_info *a = &ik->k->atoms[atom];
   long long step_value, init_value;
   if (poly_is_const(&step, &step_value)) {
     a->unit_step = step_value == 1 || step_value == -1;
-    if (!r->pointer && poly_is_const(&start->p, &init_value)) {
+    if (!r->pointer && poly_is_const(&start_p, &init_value)) {
       a->trips = constant_trips(ik, loop, phi, next, init_value, step_value);
       a->const_trip = a->trips > 0;
     }
@@ -849,12 +858,12 @@ static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
   nonlinear(ik, call, r, quotient);
 }
 
-/* GEP: the base's offset plus each index times its step in bytes. */
-static void eval_gep(ir_kernel *ik, LLVMValueRef gep, ir_value *r) {
-  const ir_value *b = value_of(ik, LLVMGetOperand(gep, 0));
-  if (b->base < 0) { pointer_unknown(r, b->p.lane_varying); return; }
-  r->base = b->base;
-  poly off = b->p;
+/* What a GEP adds to its base's address: each index times its step in
+ * bytes, struct fields at their offsets; unknown (with the index's flags)
+ * when an index is. */
+static void gep_offset(ir_kernel *ik, LLVMValueRef gep, poly *off, bool *evaluable) {
+  poly_const(off, 0);
+  *evaluable = true;
   LLVMTypeRef t = LLVMGetGEPSourceElementType(gep);
   unsigned n = LLVMGetNumOperands(gep);
   for (unsigned i = 1; i < n; i++) {
@@ -865,28 +874,63 @@ static void eval_gep(ir_kernel *ik, LLVMValueRef gep, ir_value *r) {
         unsigned field = (unsigned)LLVMConstIntGetZExtValue(idx);
         poly f;
         poly_const(&f, (long long)LLVMOffsetOfElement(ik->code->layout, t, field));
-        poly_add(&off, &off, &f, 1);
+        poly_add(off, off, &f, 1);
         t = LLVMStructGetTypeAtIndex(t, field);
         continue;
       }
       if (kind == LLVMArrayTypeKind || kind == LLVMVectorTypeKind) t = LLVMGetElementType(t);
     }
     long long size = (long long)LLVMABISizeOfType(ik->code->layout, t);
-    const poly *ip = int_of(ik, idx);
-    if (ip->unknown) {
-      r->p = *ip;
-      r->p.unknown = true;
-      r->evaluable = value_of(ik, idx)->evaluable || !ip->lane_varying;
-      r->base = b->base;
+    const ir_value *iv = value_of(ik, idx);
+    if (iv->p.unknown) {
+      *off = iv->p;
+      *evaluable = iv->evaluable || !iv->p.lane_varying;
       return;
     }
     poly scale, term;
     poly_const(&scale, size);
-    poly_mul(&term, ip, &scale);
-    poly_add(&off, &off, &term, 1);
+    poly_mul(&term, &iv->p, &scale);
+    poly_add(off, off, &term, 1);
   }
-  r->p = off;
-  r->evaluable = b->evaluable;
+}
+
+/* GEP: the base's offset plus the GEP's own. */
+static void eval_gep(ir_kernel *ik, LLVMValueRef gep, ir_value *r) {
+  const ir_value *b = value_of(ik, LLVMGetOperand(gep, 0));
+  if (b->base < 0) { pointer_unknown(r, b->p.lane_varying); return; }
+  int base = b->base;
+  bool base_evaluable = b->evaluable;
+  poly base_off = b->p, own;
+  bool evaluable;
+  gep_offset(ik, gep, &own, &evaluable);
+  r->base = base;
+  if (own.unknown || base_off.unknown) {
+    r->p = own.unknown ? own : base_off;
+    r->evaluable = evaluable && (base_evaluable || !base_off.unknown);
+    return;
+  }
+  poly_add(&r->p, &base_off, &own, 1);
+  r->evaluable = base_evaluable;
+}
+
+/* Whether call passes its argument i by value (byval): then the pointer
+ * names a copy, of *bytes bytes. */
+static bool byval_argument(LLVMValueRef call, unsigned i, long long *bytes, const device_code *code) {
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, i + 1, LLVMGetEnumAttributeKindForName("byval", 5));
+  if (!a) return false;
+  if (bytes && code) *bytes = (long long)LLVMABISizeOfType(code->layout, LLVMGetTypeAttributeValue(a));
+  return true;
+}
+
+static bool argument_temporary(LLVMValueRef alloca) {
+  for (LLVMUseRef u = LLVMGetFirstUse(alloca); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsACallInst(user)) continue;
+    unsigned n = LLVMGetNumArgOperands(user);
+    for (unsigned i = 0; i < n; i++)
+      if (LLVMGetOperand(user, i) == alloca && byval_argument(user, i, NULL, NULL)) return true;
+  }
+  return false;
 }
 
 static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
@@ -898,7 +942,9 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
   case LLVMCall: eval_call(ik, v, r); return;
   case LLVMGetElementPtr: eval_gep(ik, v, r); return;
   case LLVMAlloca:
-    r->base = new_base(ik, BASE_ALLOCA, v, SP_LOCAL);
+    /* a temporary holding an argument passed by value (byval) is the
+     * call's business, not a private array */
+    r->base = new_base(ik, argument_temporary(v) ? BASE_BYVAL : BASE_ALLOCA, v, SP_LOCAL);
     poly_const(&r->p, 0);
     return;
   case LLVMAddrSpaceCast:
@@ -934,7 +980,7 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
 static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
   int i = map_get(&ik->value_of, v);
   if (i >= 0) {
-    ir_value *r = &ik->values[i];
+    ir_value *r = value_at(ik, i);
     if (!r->busy) return r;
     static _Thread_local ir_value cycle;   /* a loop-carried value met again: not known here */
     memset(&cycle, 0, sizeof cycle);
@@ -999,7 +1045,6 @@ static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
     poly_unknown(&scratch.p, false);
   }
   ik->depth--;
-  r = &ik->values[map_get(&ik->value_of, v)];   /* the table may have grown */
   scratch.busy = false;
   scratch.pointer = r->pointer;
   *r = scratch;
@@ -1216,11 +1261,19 @@ static void scope_path(LLVMMetadataRef scope, char *path, size_t size) {
 static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column) {
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
   for (int hops = 0; loc && hops < 64; hops++, loc = LLVMDILocationGetInlinedAt(loc)) {
+
     char path[4096];
     scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
     if (!*path) continue;
     CXFile cf = ir_user_file(ik->scope, path);
     if (!cf) continue;
+    /* a method written on one line (a getter) is reported where it is
+     * called: that is where the element is chosen */
+    LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
+    if (LLVMDILocationGetInlinedAt(loc) && scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
+        LLVMDISubprogramGetLine(scope) == LLVMDILocationGetLine(loc) &&
+        ir_method_at(ik->scope, cf, LLVMDILocationGetLine(loc)))
+      continue;
     *file = cf;
     *line = LLVMDILocationGetLine(loc);
     *column = LLVMDILocationGetColumn(loc);
@@ -1255,11 +1308,12 @@ static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long
 /* The array an access through base b is to, registered on first use:
  * its declaration from the AST (the parameter, the variable of that name,
  * the array named at the access), else one named as the access writes it. */
-static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width) {
+static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width,
+                    bool *field) {
   ir_base *b = &ik->bases[base];
   char seen[128];
   if (b->array != -1) {
-    ir_array_at(ik->scope, file, line, column, seen, sizeof seen);   /* only the column */
+    ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);   /* the column and field */
     return b->array;
   }
   CXCursor decl = clang_getNullCursor();
@@ -1271,10 +1325,11 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
     plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
     decl = ir_variable_named(ik->scope, name, b->space);
   } else if (b->kind == BASE_ALLOCA) {
-    decl = ir_array_at(ik->scope, file, line, column, name, sizeof name);
+    decl = ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
   } else {
-    ir_array_at(ik->scope, file, line, column, name, sizeof name);
+    ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
   }
+  if (b->kind == BASE_ARG || b->kind == BASE_GLOBAL) ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
@@ -1338,6 +1393,29 @@ static void trace_access(const ir_kernel *ik, const access_info *x) {
   fprintf(stderr, "%s loops %d\n", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
 }
 
+/* CUDA's 16-byte vector types (float4, int4, double2...), which nvcc
+ * loads whole. */
+static bool whole_vector_read(const array_info *a) {
+  static const char *const bases[] = {"float", "int", "uint", "double", "long", "ulong", "longlong", "ulonglong",
+                                      "short", "ushort", "char", "uchar"};
+  if (a->elem_size != 16 || !a->elem_type) return false;
+  const char *t = a->elem_type;
+  if (strncmp(t, "const ", 6) == 0) t += 6;
+  for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+    size_t n = strlen(bases[i]);
+    if (strncmp(t, bases[i], n) == 0 && t[n] >= '1' && t[n] <= '4' && t[n + 1] == 0) return true;
+  }
+  return false;
+}
+
+/* The constant term of p (0 when it has none). */
+static bool poly_split_constant(const poly *p, long long *c) {
+  *c = 0;
+  for (int i = 0; i < p->count; i++)
+    if (p->terms[i].degree == 0) *c = p->terms[i].coef;
+  return true;
+}
+
 static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
   kernel_ctx *k = ik->k;
   const ir_value *at = value_of(ik, address);
@@ -1350,8 +1428,25 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
   if (first_active_warp(k) < 0) return;              /* no lane gets here */
-  int ai = array_of(ik, at->base, file, line, &column, width);
+  bool field;
+  int ai = array_of(ik, at->base, file, line, &column, width, &field);
   array_info *a = &k->arrays[ai];
+  poly off = at->p;
+  if (mode == M_READ && !field && width < a->elem_size && whole_vector_read(a)) {
+    /* nvcc reads an element of a 16-byte vector type copied whole
+     * (float4 v = a[i]) in one ld.v4, also when only some fields are then
+     * used; a field named at the access (a[i].w) is read alone */
+    long long field;
+    poly_const(&off, 0);
+    if (!at->p.unknown && poly_split_constant(&at->p, &field) && field % a->elem_size + width <= a->elem_size) {
+      poly shift;
+      poly_const(&shift, -(field % a->elem_size));
+      poly_add(&off, &at->p, &shift, 1);
+      width = a->elem_size;
+    } else {
+      off = at->p;
+    }
+  }
   bool write = (mode & M_WRITE) != 0, read = (mode & M_READ) != 0;
   a->written = a->written || write;
   a->read = a->read || read;
@@ -1364,10 +1459,10 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   x->read = read;
   x->ldg = (mode & M_LDG) != 0;
   x->width = width;
-  x->off = at->p;
-  x->data_dependent = at->p.unknown && at->p.data_dependent;
+  x->off = off;
+  x->data_dependent = off.unknown && off.data_dependent;
   long long constant;
-  x->unroll_known = !at->p.unknown && poly_is_const(&at->p, &constant);
+  x->unroll_known = !off.unknown && poly_is_const(&off, &constant);
   /* the loops around it, outermost first */
   int chain[MAX_LOOPS], depth = 0;
   for (int l = ik->blocks[block].loop; l >= 0 && depth < MAX_LOOPS; l = ik->loops[l].parent) chain[depth++] = l;
@@ -1377,12 +1472,12 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   x->column = column;
   x->region = block;
   x->file = file;
-  model_ir(ik, address, x, &at->p, &x->lanes);
+  model_ir(ik, address, x, &off, &x->lanes);
   if (getenv("WARPLINT_TRACE")) trace_access(ik, x);
   if (a->space == SP_GLOBAL && read && depth > 0) x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
   if (a->space == SP_SHARED && a->ndim >= 2 && a->ndim <= MAX_DIMS && a->ext[a->ndim - 1] > 0) {
     poly padded;
-    padded_offset(a, &at->p, &padded);
+    padded_offset(a, &off, &padded);
     model_ir(ik, NULL, x, &padded, &x->padded);
   }
 }
@@ -1410,6 +1505,28 @@ static int api_access(const char *name) {
   if (strncmp(plain, "__ld", 4) == 0) return M_READ;
   if (strncmp(plain, "__st", 4) == 0 && strlen(plain) == 6) return M_WRITE;
   return 0;
+}
+
+/* PTX written inline (clang's __ldcg and friends): "ld.global.cg.v4.f32
+ * {...}, [%4];" reads, "st..." writes, through the pointer operand, as
+ * wide as the vector and type suffixes say. */
+static void asm_access(ir_kernel *ik, LLVMValueRef call) {
+  size_t len;
+  const char *text = LLVMGetInlineAsmAsmString(LLVMGetCalledValue(call), &len);
+  bool load = strncmp(text, "ld.", 3) == 0, store = strncmp(text, "st.", 3) == 0;
+  if (!load && !store) return;
+  long long lanes = strstr(text, ".v4.") ? 4 : strstr(text, ".v2.") ? 2 : 1, bits = 32;
+  const char *end = strpbrk(text, " \t");
+  for (const char *p = text; p && p < (end ? end : text + len); p = strchr(p + 1, '.')) {
+    int b;
+    if (sscanf(p, ".%*1[subf]%d", &b) == 1 && (b == 8 || b == 16 || b == 32 || b == 64)) bits = b;
+  }
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned i = 0; i < n; i++)
+    if (is_pointer(LLVMGetOperand(call, i))) {
+      record(ik, call, LLVMGetOperand(call, i), lanes * bits / 8, load ? M_READ : M_WRITE);
+      return;
+    }
 }
 
 static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
@@ -1445,10 +1562,15 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
     if (strncmp(name, "llvm.", 5) == 0) return;   /* barriers, lifetimes, math */
     int mode = api_access(name);
     if (mode && LLVMGetNumArgOperands(inst) >= 1 && is_pointer(LLVMGetOperand(inst, 0))) {
-      LLVMTypeRef t = (mode & M_WRITE) && !(mode & M_READ) && LLVMGetNumArgOperands(inst) >= 2
-                          ? LLVMTypeOf(LLVMGetOperand(inst, 1))
-                          : LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVoidTypeKind ? LLVMTypeOf(inst) : NULL;
-      if (t) record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, t), mode);
+      bool store = (mode & M_WRITE) && !(mode & M_READ) && LLVMGetNumArgOperands(inst) >= 2;
+      long long bytes = 0;
+      if (store && !byval_argument(inst, 1, &bytes, ik->code)) bytes = type_bytes(ik, LLVMTypeOf(LLVMGetOperand(inst, 1)));
+      if (!store && LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVoidTypeKind) bytes = type_bytes(ik, LLVMTypeOf(inst));
+      if (bytes > 0) record(ik, inst, LLVMGetOperand(inst, 0), bytes, mode);
+      return;
+    }
+    if (LLVMIsAInlineAsm(LLVMGetCalledValue(inst))) {
+      asm_access(ik, inst);
       return;
     }
     escape_arguments(ik, inst);
@@ -1694,7 +1816,8 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   for (int l = 0; l < ik.loop_count; l++) free(ik.loops[l].body);
   free(ik.loops);
   free(ik.blocks);
-  free(ik.values);
+  for (int c = 0; c < ik.chunk_count; c++) free(ik.value_chunks[c]);
+  free(ik.value_chunks);
   free(ik.bases);
   map_free(&ik.block_of);
   map_free(&ik.value_of);
@@ -1709,6 +1832,10 @@ int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int
   int n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(fc->device->module); f && n < max; f = LLVMGetNextFunction(f)) {
     if (LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv || !LLVMGetFirstBasicBlock(f)) continue;
+    /* a body the compiler reduced to `unreachable` (undefined behaviour
+     * on every path) shows nothing: the syntax is all there is */
+    LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetFirstBasicBlock(f));
+    if (first && LLVMGetInstructionOpcode(first) == LLVMUnreachable) continue;
     LLVMMetadataRef sp = LLVMGetSubprogram(f);
     if (!sp || LLVMDISubprogramGetLine(sp) != line) continue;
     char path[4096];

@@ -244,6 +244,18 @@ static void analyze_syntax(file_ctx *fc, CXCursor fn, CXCursor body, const launc
   kernel_finish(&k, inventory);
 }
 
+/* Private arrays as declared: their size is the source's (L_1), whether
+ * the compiler keeps them in memory or spreads them over registers. */
+static enum CXChildVisitResult register_private_array(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_VarDecl) return CXChildVisit_Recurse;
+  CXType t = clang_getCanonicalType(clang_getCursorType(c));
+  if (t.kind == CXType_ConstantArray && !has_attr(c, CXCursor_CUDASharedAttr) &&
+      !has_attr(c, CXCursor_CUDAConstantAttr) && clang_Cursor_getStorageClass(c) != CX_SC_Static)
+    array_for_decl(d, c);
+  return CXChildVisit_Continue;
+}
+
 /* The kernel from one function of its device code (an instantiation). */
 static void analyze_device(file_ctx *fc, CXCursor fn, CXCursor body, void *function, const launch_info *launch,
                            bool inventory) {
@@ -251,6 +263,7 @@ static void analyze_device(file_ctx *fc, CXCursor fn, CXCursor body, void *funct
   kernel_start(&k, fc, fn, body, launch);
   ir_scope scope;
   ir_scope_init(&scope, fc, launch && !clang_Cursor_isNull(launch->kernel) ? launch->kernel : fn);
+  clang_visitChildren(body, register_private_array, &k);
   ir_analyze(&k, fc->device, function, &scope);
   kernel_finish(&k, inventory);
 }

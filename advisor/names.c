@@ -40,7 +40,7 @@ static bool indexed_kind(enum CXCursorKind k) {
   return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
          k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
          k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
-         k == CXCursor_DoStmt;
+         k == CXCursor_DoStmt || k == CXCursor_CXXMethod;
 }
 
 static void add_place(ast_index *x, CXCursor c, CXSourceLocation at) {
@@ -218,7 +218,7 @@ static void tidy_text(const char *text, char *out, size_t size) {
 /* From an access expression to the array it is in: down through
  * subscripts, dereferences, pointer arithmetic, assignments and the first
  * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
-static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written) {
+static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written, bool *field) {
   for (int depth = 0; depth < 24; depth++) {
     c = strip(c);
     child_list l = children(c);
@@ -252,7 +252,11 @@ static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written) 
       c = clang_Cursor_getArgument(c, 0);
       continue;
     case CXCursor_MemberRefExpr:
-      if (l.n == 1 && !pointer_like(c)) { c = l.c[0]; continue; }    /* a[i].x: the element's array */
+      if (l.n == 1 && !pointer_like(c)) {                   /* a[i].x: the element's array */
+        *field = true;
+        c = l.c[0];
+        continue;
+      }
       {
         char *text = source_text(c);
         tidy_text(text, name, size);
@@ -278,8 +282,10 @@ static int kind_rank(enum CXCursorKind k) {
   }
 }
 
-CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size) {
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size,
+                     bool *field) {
   *name = 0;
+  *field = false;
   int n;
   const place *p = places_at(index_of(s->fc), file, line, *column, &n);
   /* the most telling expression there first */
@@ -287,8 +293,8 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *co
     for (int i = 0; i < n; i++) {
       if (kind_rank(clang_getCursorKind(p[i].cursor)) != rank) continue;
       CXCursor written;
-      CXCursor d = base_of(p[i].cursor, name, size, &written);
-      if (clang_Cursor_isNull(d) && !*name) continue;
+      CXCursor d = base_of(p[i].cursor, name, size, &written, field);
+      if (clang_Cursor_isNull(d) && !*name) { *field = false; continue; }
       CXFile at;
       unsigned at_line, at_column;
       clang_getExpansionLocation(clang_getCursorLocation(written), &at, &at_line, &at_column, NULL);
@@ -369,4 +375,14 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
   snprintf(name, size, "%s", text);
   free(text);
   return *name != 0;
+}
+
+bool ir_method_at(const ir_scope *s, CXFile file, unsigned line) {
+  ast_index *x = index_of(s->fc);
+  unsigned long long key = file_key(file);
+  for (int i = 0; i < x->count; i++)
+    if (x->places[i].file == key && x->places[i].line == line &&
+        clang_getCursorKind(x->places[i].cursor) == CXCursor_CXXMethod)
+      return true;
+  return false;
 }
