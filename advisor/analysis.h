@@ -130,6 +130,8 @@ typedef struct access_info {
   int loop_count;
   unsigned line, column;
   CXFile file;                   /* where line and column are, when not the analysed file (a header) */
+  unsigned call_line;            /* in a header's helper: the kernel's line that calls it, or 0 */
+  long long base_align;          /* device model: bytes the array's start is aligned to */
   int region;                    /* kernel_ctx's region at the access */
   /* A field of an aligned 8- or 16-byte record of equal fields (float4's
    * x): the record's size, the field's offset in it, the record's offset.

@@ -373,6 +373,9 @@ static bool read_module(const device_job *j, device_code *code, char *why, size_
   LLVMDisposeMemoryBuffer(buffer);
   code->layout = LLVMGetModuleDataLayout(code->module);
   vectorize_like_backend(code, j->arch);
+  /* WARPLINT_TRACE_IR=FILE: the device code as the model reads it */
+  const char *dump = getenv("WARPLINT_TRACE_IR");
+  if (dump && *dump) LLVMPrintModuleToFile(code->module, dump, NULL);
   return true;
 }
 

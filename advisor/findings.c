@@ -28,6 +28,12 @@ wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
   f->array = wl_strdup(a->name);
   f->space = wl_space_names[a->space];
   warp_picture(&f->warp, &x->lanes, x->width);
+  if (x->call_line) {
+    char *kernel_file = cx_take(clang_getFileName(k->file));
+    add_note(f, x->line, x->column, wl_format("in kernel '%s', through the call at %s:%u", k->name, kernel_file,
+                                              x->call_line));
+    free(kernel_file);
+  }
   return f;
 }
 

@@ -141,6 +141,8 @@ typedef struct ir_kernel {
   ptr_map value_of;
   ir_base *bases;
   int base_count, base_cap;
+  LLVMValueRef *addresses;       /* per access of k: its address in the device code */
+  int address_cap;
   int depth;
 } ir_kernel;
 
@@ -388,7 +390,9 @@ static void plain_name(const char *mangled, bool last, char *out, size_t size) {
       while (end > 0 && mangled[end - 1] == '_') end--;
     }
     if (end > 0 && mangled[end - 1] == 'E') end--;
-    for (size_t i = 2; i < end; i++) {
+    /* the last <length><name> that ends there (an earlier digit may seem
+     * to, as the 8 of _ZZ5rows8PfE4tile) */
+    for (size_t i = end; i-- > 2;) {
       if (mangled[i] < '1' || mangled[i] > '9' || (mangled[i - 1] >= '0' && mangled[i - 1] <= '9')) continue;
       char *after;
       long len = strtol(mangled + i, &after, 10);
@@ -1282,6 +1286,20 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
   return false;
 }
 
+/* The line in the kernel's own file that leads to inst (the call of the
+ * helper it is in), 0 when there is none. */
+static void kernel_location(ir_kernel *ik, LLVMValueRef inst, unsigned *line) {
+  *line = 0;
+  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
+    char path[4096];
+    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
+    if (*path && same_file(ir_user_file(ik->scope, path), ik->k->file)) {
+      *line = LLVMDILocationGetLine(loc);
+      return;
+    }
+  }
+}
+
 /* ---- arrays and accesses ---- */
 
 static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long long width, unsigned line,
@@ -1327,7 +1345,14 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
   } else if (b->kind == BASE_ALLOCA) {
     decl = ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
   } else {
-    ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
+    /* a pointer loaded from memory is named where it is loaded (img.data
+     * in the kernel, not the helper's parameter it is handed to) */
+    CXFile at_file;
+    unsigned at_line, at_column;
+    if (LLVMIsAInstruction(b->value) && user_location(ik, b->value, &at_file, &at_line, &at_column))
+      ir_array_at(ik->scope, at_file, at_line, &at_column, name, sizeof name, field);
+    if (!*name) ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
+    else ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);
   }
   if (b->kind == BASE_ARG || b->kind == BASE_GLOBAL) ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
@@ -1393,6 +1418,16 @@ static void trace_access(const ir_kernel *ik, const access_info *x) {
   fprintf(stderr, "%s loops %d\n", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
 }
 
+/* What an access's array start is known to be aligned to: a variable's
+ * declared alignment; for memory a pointer reaches, the access's own. */
+static long long base_alignment(const ir_kernel *ik, int base, LLVMValueRef inst) {
+  const ir_base *b = &ik->bases[base];
+  if (b->kind == BASE_GLOBAL || b->kind == BASE_ALLOCA) return LLVMGetAlignment(b->value);
+  /* memory a pointer reaches: only what the compiler knows of the access
+   * (its type's alignment, a float4's 16), as nvcc knows no more */
+  return LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 1;
+}
+
 /* CUDA's 16-byte vector types (float4, int4, double2...), which nvcc
  * loads whole. */
 static bool whole_vector_read(const array_info *a) {
@@ -1451,6 +1486,12 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   a->written = a->written || write;
   a->read = a->read || read;
   a->atomic = a->atomic || (mode & M_ATOMIC);
+  if (k->access_count >= ik->address_cap) {
+    ik->address_cap = ik->address_cap ? 2 * ik->address_cap : 64;
+    ik->addresses = realloc(ik->addresses, (size_t)ik->address_cap * sizeof *ik->addresses);
+    if (!ik->addresses) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  }
+  ik->addresses[k->access_count] = address;
   GROW(k->accesses, k->access_count, k->access_cap);
   access_info *x = &k->accesses[k->access_count++];
   memset(x, 0, sizeof *x);
@@ -1472,6 +1513,8 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   x->column = column;
   x->region = block;
   x->file = file;
+  x->base_align = base_alignment(ik, at->base, inst);
+  if (!same_file(file, k->file)) kernel_location(ik, inst, &x->call_line);
   model_ir(ik, address, x, &off, &x->lanes);
   if (getenv("WARPLINT_TRACE")) trace_access(ik, x);
   if (a->space == SP_GLOBAL && read && depth > 0) x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
@@ -1578,6 +1621,90 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
   }
   default:
     return;
+  }
+}
+
+/* ---- vector accesses as nvcc makes them ---- */
+
+/* Whether every term of p (its constant too) is a multiple of n. */
+static bool poly_multiple(const poly *p, long long n) {
+  if (p->unknown) return false;
+  for (int i = 0; i < p->count; i++)
+    if (p->terms[i].coef % n != 0) return false;
+  return true;
+}
+
+/* An address as a root pointer plus a constant: through GEPs whose
+ * indices are all constants (p + 4, &row[3]). */
+static LLVMValueRef constant_part(ir_kernel *ik, LLVMValueRef p, long long *bytes) {
+  *bytes = 0;
+  for (int hops = 0; hops < 8 && (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p)); hops++) {
+    if (LLVMIsABitCastInst(p)) { p = LLVMGetOperand(p, 0); continue; }
+    poly own;
+    bool evaluable;
+    long long c;
+    gep_offset(ik, p, &own, &evaluable);
+    if (!poly_is_const(&own, &c)) break;
+    *bytes += c;
+    p = LLVMGetOperand(p, 0);
+  }
+  return p;
+}
+
+/* The constant distance from access a to access b, when their addresses
+ * differ by one (as polynomials, or as GEPs off one pointer). */
+static bool distance(ir_kernel *ik, int a, int b, long long *d) {
+  const access_info *x = &ik->k->accesses[a], *y = &ik->k->accesses[b];
+  if (!x->off.unknown && !y->off.unknown) {
+    poly diff;
+    poly_add(&diff, &y->off, &x->off, -1);
+    return poly_is_const(&diff, d);
+  }
+  long long ca, cb;
+  LLVMValueRef ra = constant_part(ik, ik->addresses[a], &ca), rb = constant_part(ik, ik->addresses[b], &cb);
+  *d = cb - ca;
+  return ra == rb;
+}
+
+/* Whether the access's lanes all start on a multiple of n bytes. */
+static bool aligned_to(const access_info *x, long long n) {
+  if (!x->off.unknown) return poly_multiple(&x->off, n);
+  if (x->lanes.kind != LANE_CONCRETE && x->lanes.kind != LANE_UNIFORM) return false;
+  for (int l = 0; l < 32; l++)
+    if ((x->lanes.active >> l & 1) && x->lanes.offset[l] % n != 0) return false;
+  return true;
+}
+
+/* Neighbouring accesses of one array in one block, alike and each right
+ * after the other in memory, that together fill an aligned 8 or 16 bytes
+ * become one vector access, as nvcc's vectorizer makes them (ld.v4 for the
+ * float4 read through a cast, the four fields stored one by one). LLVM's
+ * own vectorizer, run in device.c, merges fewer: it gives up where it
+ * cannot prove the alignment that the source states (__align__(16), a
+ * float4 cast). */
+static void merge_like_nvcc(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  for (int i = 0; i < k->access_count; i++) {
+    access_info *x = &k->accesses[i];
+    if (x->merged || x->width >= 16 || k->arrays[x->array].space == SP_LOCAL) continue;
+    int chain[16], n = 1;
+    chain[0] = i;
+    for (int j = i + 1; j < k->access_count && n < 16; j++) {
+      access_info *y = &k->accesses[j];
+      if (y->merged || y->region != x->region || y->array != x->array) continue;
+      long long d;
+      if (y->width != x->width || y->write != x->write || y->read != x->read || !distance(ik, i, j, &d) ||
+          d != n * x->width)
+        break;
+      chain[n++] = j;
+    }
+    for (long long vector = 16; vector >= 8; vector /= 2) {
+      int parts = (int)(vector / x->width);
+      if (parts < 2 || parts > n || x->base_align < vector || !aligned_to(x, vector)) continue;
+      x->width = vector;
+      for (int c = 1; c < parts; c++) k->accesses[chain[c]].merged = true;
+      break;
+    }
   }
 }
 
@@ -1763,6 +1890,9 @@ static void find_sorts(ir_kernel *ik) {
         if (arr->compared || !loaded_from(ik, LLVMGetOperand(i, 0), a, 0) ||
             !loaded_from(ik, LLVMGetOperand(i, 1), a, 0) || !user_location(ik, i, &file, &line, &column))
           continue;
+        char seen[128];
+        bool field;
+        ir_array_at(ik->scope, file, line, &column, seen, sizeof seen, &field);   /* at the array's name */
         arr->compared = true;
         arr->compare_line = line;
         arr->compare_column = column;
@@ -1807,6 +1937,7 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
       for (LLVMValueRef i = LLVMGetFirstInstruction(ik.blocks[b].bb); i; i = LLVMGetNextInstruction(i))
         visit_instruction(&ik, i);
     }
+  merge_like_nvcc(&ik);
   fold_unrolled(&ik);
   find_sorts(&ik);
   for (int b = 0; b < ik.block_count; b++) {
@@ -1819,6 +1950,7 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   for (int c = 0; c < ik.chunk_count; c++) free(ik.value_chunks[c]);
   free(ik.value_chunks);
   free(ik.bases);
+  free(ik.addresses);
   map_free(&ik.block_of);
   map_free(&ik.value_of);
 }
