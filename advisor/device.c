@@ -41,6 +41,7 @@ struct device_job {
   char dir[256];                 /* this compile's temporary folder */
   char bitcode[300], errors[300];
   char arch[32];
+  char pch[700];                 /* the precompiled headers used, or "" */
   char **argv[2];
   int argc[2];
 };
@@ -57,7 +58,7 @@ const char *device_clang(void) {
 /* ---- the in-memory headers, on disk ---- */
 
 static pthread_mutex_t headers_lock = PTHREAD_MUTEX_INITIALIZER;
-static char headers_root[256];
+static char headers_root[512];
 
 static void remove_tree(const char *dir) {
   pid_t pid;
@@ -96,14 +97,27 @@ static const char *tmp_folder(void) {
   return t && *t ? t : "/tmp";
 }
 
-/* root + the virtual path of each of s's files, written when missing. */
+static bool cache_folder(char *out, size_t size);
+static unsigned long long fnv(unsigned long long h, const void *data, size_t len);
+
+/* The in-memory headers on disk, under one folder for the process: in the
+ * cache, named by their contents (so that a precompiled header made from
+ * them stays valid for the next warplint), else a temporary folder. Each
+ * file is written once, through a temporary name. */
 static bool write_headers(const cuda_setup *s) {
   pthread_mutex_lock(&headers_lock);
   bool ok = true;
   if (!*headers_root) {
-    snprintf(headers_root, sizeof headers_root, "%s/warplint-headers-XXXXXX", tmp_folder());
-    if (!mkdtemp(headers_root)) { *headers_root = 0; ok = false; }
-    else atexit(remove_headers);
+    char cache[400];
+    unsigned long long h = fnv(1469598103934665603ULL, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+    for (size_t i = 0; i < wl_shim_headers_count; i++) h = fnv(h, wl_shim_headers[i].text, wl_shim_headers[i].size);
+    if (cache_folder(cache, sizeof cache)) {
+      snprintf(headers_root, sizeof headers_root, "%s/headers-%016llx", cache, h);
+    } else {
+      snprintf(headers_root, sizeof headers_root, "%s/warplint-headers-XXXXXX", tmp_folder());
+      if (!mkdtemp(headers_root)) { *headers_root = 0; ok = false; }
+      else atexit(remove_headers);
+    }
   }
   for (unsigned i = 0; ok && i < s->file_count; i++) {
     char path[600];
@@ -170,16 +184,17 @@ static bool precompiled(const char *clang, const cuda_setup *s, const char *std,
   if (stat(clang, &st) == 0) h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
   for (int i = 0; i < s->arg_count; i++) h = fnv(h, s->args[i], strlen(s->args[i]) + 1);
   h = fnv(h, std, strlen(std));
+  h = fnv(h, headers_root, strlen(headers_root));      /* the PCH names the files it was made from */
   for (unsigned i = 0; i < s->file_count; i++) h = fnv(h, s->files[i].Contents, s->files[i].Length);
   snprintf(pch, size, "%s/device-%016llx.pch", folder, h);
   if (access(pch, R_OK) == 0) return true;
   /* built beside it under a name of this process's, then renamed: another
    * warplint building the same file at the same time does no harm */
   char empty[700], tmp[700], errors[700];
-  snprintf(empty, sizeof empty, "%s/empty-%d.cu", folder, (int)getpid());
+  snprintf(empty, sizeof empty, "%s/empty.cu", folder);   /* kept: the PCH refers to it */
   snprintf(tmp, sizeof tmp, "%s.%d.tmp", pch, (int)getpid());
   snprintf(errors, sizeof errors, "%s/errors-%d.txt", folder, (int)getpid());
-  if (!write_file(empty, "\n", 1)) return false;
+  if (access(empty, R_OK) != 0 && !write_file(empty, "\n", 1)) return false;
   char *argv[DEVICE_MAX_ARGS];
   int n = 0;
   argv[n++] = wl_strdup(clang);
@@ -191,7 +206,6 @@ static bool precompiled(const char *clang, const cuda_setup *s, const char *std,
   bool ok = run_clang(argv, errors, DEVICE_TIMEOUT_SECONDS) == 0 && rename(tmp, pch) == 0;
   for (int i = 0; i < n; i++) free(argv[i]);
   unlink(tmp);
-  unlink(empty);
   unlink(errors);
   return ok;
 }
@@ -312,6 +326,7 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
   char pch[600];
   bool have_pch = precompiled(clang, s, std, pch, sizeof pch);
   job_args(j, 0, clang, s, std, have_pch ? pch : NULL, extra_args, extra_count, path);
+  if (have_pch) snprintf(j->pch, sizeof j->pch, "%s", pch);
   if (have_pch) job_args(j, 1, clang, s, std, NULL, extra_args, extra_count, path);
   free(s);
   j->pid = spawn_clang(j->argv[0], j->errors);
@@ -382,7 +397,14 @@ static bool read_module(const device_job *j, device_code *code, char *why, size_
 bool device_finish(device_job *j, device_code *code, char *why, size_t why_size) {
   memset(code, 0, sizeof *code);
   int status = wait_clang(j->pid, DEVICE_TIMEOUT_SECONDS);
-  if (status > 0 && j->argv[1]) status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
+  if (status > 0 && j->argv[1]) {
+    /* a precompiled header clang no longer accepts (its files changed) is
+     * made again by the next warplint */
+    char why_pch[1024];
+    first_error(j->errors, why_pch, sizeof why_pch);
+    if (strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file")) unlink(j->pch);
+    status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
+  }
   bool ok = false;
   if (status == 0) ok = read_module(j, code, why, why_size);
   else if (status < 0) snprintf(why, why_size, "the device compile took over %d s", DEVICE_TIMEOUT_SECONDS);
