@@ -4,7 +4,9 @@
 # applied), run both once to compare their output, then time the fixed
 # kernels with Nsight Compute (gpu__time_duration.sum of each launch,
 # caches flushed before each, clocks as found), before and after
-# alternating, ROUNDS rounds of LAUNCHES launches each. Run from the
+# alternating, ROUNDS rounds of LAUNCHES launches each (the program is
+# stopped after them). Outputs are compared first, all programs at once;
+# the times one program at a time. Run from the
 # repository root on a machine with a GPU and ncu.
 #
 # usage: advisor/truth/fixpays_device.sh PAIRS OUTDIR [ROUNDS] [LAUNCHES]
@@ -25,28 +27,43 @@ printf 'rule\tcodebase\tprogram\tvariant\tround\tkernel\tduration_ns\n' > "$laun
 printf 'rule\tcodebase\tprogram\tbefore_rc\tafter_rc\toutput\n' > "$outputs_f"
 # digits of lines that report times or rates are not output
 filt() { sed -E '/[Tt]ime|[Ee]lapsed|GB\/s|GFLOP|[Tt]hroughput|[Bb]andwidth|[[:digit:]] *(ms|us|sec|s)\b/s/[0-9.e+-]+/N/g' "$1"; }
+kill=()
+for v in on yes 1; do
+  if ncu --kill "$v" --launch-count 1 --metrics gpu__time_duration.sum -o /tmp/fixpays-kill-test -f true > /dev/null 2>&1; then
+    kill=(--kill "$v"); break
+  fi
+done
+# 1. outputs, all programs at once (their times are not measured here)
+compare() {
+  IFS=$'\t' read -r rule cb prog kernels before after args <<< "$1"
+  local tag="$rule.$cb.$prog" brc arc same
+  # shellcheck disable=SC2086
+  (cd "$FP_ROOT/$(dirname "$before")" && timeout 300 "./$(basename "$before")" $args) > "$FP_OUT/log/$tag.before.out" 2>&1; brc=$?
+  # shellcheck disable=SC2086
+  (cd "$FP_ROOT/$(dirname "$after")" && timeout 300 "./$(basename "$after")" $args) > "$FP_OUT/log/$tag.after.out" 2>&1; arc=$?
+  if [ $brc -ne 0 ] || [ $arc -ne 0 ]; then same=failed
+  elif diff <(filt "$FP_OUT/log/$tag.before.out") <(filt "$FP_OUT/log/$tag.after.out") > "$FP_OUT/log/$tag.diff"; then same=same
+  else same=different; fi
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rule" "$cb" "$prog" "$brc" "$arc" "$same" >> "$FP_OUTPUTS"
+}
+export -f compare filt
+export FP_ROOT=$root FP_OUT=$out FP_OUTPUTS=$outputs_f
+grep -v -e '^#' -e '^$' "$pairs" | xargs -d '\n' -P 4 -I{} bash -c 'compare "$1"' _ {}
+# 2. times: before and after alternating, one program at a time
 grep -v -e '^#' -e '^$' "$pairs" | while IFS=$'\t' read -r rule cb prog kernels before after args; do
   tag="$rule.$cb.$prog"
-  # shellcheck disable=SC2086
-  (cd "$root/$(dirname "$before")" && timeout 120 "./$(basename "$before")" $args) > "$out/log/$tag.before.out" 2>&1; brc=$?
-  # shellcheck disable=SC2086
-  (cd "$root/$(dirname "$after")" && timeout 120 "./$(basename "$after")" $args) > "$out/log/$tag.after.out" 2>&1; arc=$?
-  if [ $brc -ne 0 ] || [ $arc -ne 0 ]; then same=failed
-  elif diff <(filt "$out/log/$tag.before.out") <(filt "$out/log/$tag.after.out") > "$out/log/$tag.diff"; then same=same
-  else same=different; fi
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rule" "$cb" "$prog" "$brc" "$arc" "$same" >> "$outputs_f"
   kre="regex:^($(echo "$kernels" | tr ',' '|'))$"
   for r in $(seq 1 "$rounds"); do
     for v in before after; do
       b=$before; [ $v = after ] && b=$after
       # shellcheck disable=SC2086
       (cd "$root/$(dirname "$b")" && timeout 120 ncu --metrics gpu__time_duration.sum --cache-control all \
-          --clock-control none -k "$kre" --launch-count "$launches" --csv --page raw "./$(basename "$b")" $args) \
-          > "$out/log/$tag.$v.$r.csv" 2>&1
+          --clock-control none -k "$kre" --launch-count "$launches" "${kill[@]}" --csv --page raw \
+          "./$(basename "$b")" $args) > "$out/log/$tag.$v.$r.csv" 2>&1 < /dev/null
       python3 - "$out/log/$tag.$v.$r.csv" "$rule" "$cb" "$prog" "$v" "$r" >> "$launches_f" <<'PY'
 import csv, sys
 f, rule, cb, prog, v, r = sys.argv[1:]
-rows = [l for l in open(f) if l.startswith('"')]
+rows = [l for l in open(f, errors="replace") if l.startswith('"')]
 rd = list(csv.reader(rows))
 if rd:
     h = rd[0]

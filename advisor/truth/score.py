@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Score a warplint binary against the truth table (the H100's per-line counters).
 
-    advisor/truth/score.py WARPLINT [--label NAME] [--jobs N] [--shim] [--only CODEBASE] [--out DIR]
+    advisor/truth/score.py WARPLINT [--label NAME] [--jobs N] [--shim] [--only CODEBASE] [--out DIR] [--reuse]
 
 Runs `WARPLINT check --format=json` on the sources of every program of
 programs.tsv that has rows in the truth table (with the program's include
@@ -12,6 +12,9 @@ Writes (under --out DIR, default advisor/truth/results) NAME/lines.tsv (every li
 the counters and the class), results/NAME/summary.md (the per-rule table)
 and results/NAME/findings.jsonl (warplint's raw findings), each through a
 temporary file renamed at the end. Prints the summary.
+
+--reuse takes warplint's findings from NAME/findings.jsonl of an earlier
+scoring instead of running warplint again (after editing judged.tsv).
 
 Disagreements judged by reading the code are in judged.tsv (rule, code base,
 file, line or kernel, side, class, reason); they are joined by key, so a new
@@ -109,7 +112,7 @@ def main(argv):
         print(__doc__)
         return 0 if args else 2
     warplint = os.path.abspath(args.pop(0))
-    label, jobs, shim, only, outroot = "current", 2, False, None, None
+    label, jobs, shim, only, outroot, reuse = "current", 2, False, None, None, False
     truth_dir = HERE
     while args:
         o = args.pop(0)
@@ -119,6 +122,8 @@ def main(argv):
             jobs = int(args.pop(0))
         elif o == "--shim":
             shim = True
+        elif o == "--reuse":
+            reuse = True
         elif o == "--only" and args:
             only = args.pop(0)
         elif o == "--out" and args:
@@ -201,8 +206,23 @@ def main(argv):
     static = {r: collections.defaultdict(list) for r in RULES}
     lint_errors = []
     raw = []
-    with cf.ThreadPoolExecutor(jobs) as ex:
-        for prog, findings, err in ex.map(lambda p: lint(warplint, p, shim), scored):
+    def lint_all():
+        prev = os.path.join(outroot or os.path.join(HERE, "results"), label, "findings.jsonl")
+        if reuse and os.path.exists(prev):
+            by = collections.defaultdict(list)
+            for l in open(prev):
+                f = json.loads(l)
+                by[(f.get("codebase_of_program"), f.get("program"))].append(f)
+            for p in scored:
+                yield p, [{k: v for k, v in f.items() if k not in ("program", "codebase_of_program")}
+                          for f in by.get((p["codebase"], p["program"]), [])], ""
+            return
+        with cf.ThreadPoolExecutor(jobs) as ex:
+            for item in ex.map(lambda p: lint(warplint, p, shim), scored):
+                yield item
+
+    if True:
+        for prog, findings, err in lint_all():
             if err:
                 lint_errors.append("%s/%s: %s" % (prog["codebase"], prog["program"], err))
             for f in findings:
@@ -224,7 +244,8 @@ def main(argv):
             if l.startswith("#") or not l.strip():
                 continue
             c = l.rstrip("\n").split("\t")
-            if len(c) >= 7:
+            # an 8th column names the scoring (label) a judgement applies to; none or '*': all
+            if len(c) >= 7 and (len(c) < 8 or c[7] in ("*", "", label)):
                 judged[(c[0], c[1], c[2], c[3], c[4])] = (c[5], c[6])
 
     out_rows = []
@@ -288,8 +309,10 @@ def main(argv):
                 out_rows.append([rule, cell, k[0], k[1], str(k[2]), kernels] + num + [cls or "", why,
                                  (static[rule][k][0]["message"][:160] if st else "")])
         b, s, h = counts["both"], counts["static-only"], counts["hw-only"]
+        s_run = s - sum(1 for r in out_rows if r[0] == rule and r[1] == "static-only" and r[10] == "not executed")
         summary[rule] = (counts, classes,
-                         b / (b + s) if b + s else float("nan"), b / (b + h) if b + h else float("nan"))
+                         b / (b + s) if b + s else float("nan"), b / (b + h) if b + h else float("nan"),
+                         b / (b + s_run) if b + s_run else float("nan"))
 
     outdir = os.path.join(outroot or os.path.join(HERE, "results"), label)
     os.makedirs(outdir, exist_ok=True)
@@ -327,12 +350,12 @@ def main(argv):
           "warplint: `%s` (%s)%s; truth: %d kernels of %d programs, code bases %s." % (
               os.path.relpath(warplint, REPO) if warplint.startswith(REPO) else warplint, version,
               " with --shim" if shim else "", n_k, len(executed_programs), ", ".join(cbs)), "",
-          "| rule | both | static only | hardware only | neither | precision | recall |",
-          "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+          "| rule | both | static only | hardware only | neither | precision | precision, executed lines | recall |",
+          "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for rule in RULES:
-        c, cl, p, rc = summary[rule]
+        c, cl, p, rc, pe = summary[rule]
         f = lambda x: "-" if x != x else "%.2f" % x
-        md.append("| %s | %d | %d | %d | %d | %s | %s |" % (rule, c["both"], c["static-only"], c["hw-only"], c["neither"], f(p), f(rc)))
+        md.append("| %s | %d | %d | %d | %d | %s | %s | %s |" % (rule, c["both"], c["static-only"], c["hw-only"], c["neither"], f(p), f(pe), f(rc)))
     md += ["", "Disagreements by class (static only and hardware only together):", "",
            "| rule | " + " | ".join(["static miss", "static false alarm", "input/launch-dependent", "compiler-changed", "not executed", "unjudged"]) + " |",
            "| --- |" + " ---: |" * 6]
