@@ -238,6 +238,7 @@ def main(argv):
 
     # --- judgements ---
     judged = {}
+    judged_specific = set()
     jf = os.path.join(truth_dir, "judged.tsv")
     if os.path.exists(jf):
         for l in open(jf):
@@ -246,7 +247,12 @@ def main(argv):
             c = l.rstrip("\n").split("\t")
             # an 8th column names the scoring (label) a judgement applies to; none or '*': all
             if len(c) >= 7 and (len(c) < 8 or c[7] in ("*", "", label)):
-                judged[(c[0], c[1], c[2], c[3], c[4])] = (c[5], c[6])
+                key = (c[0], c[1], c[2], c[3], c[4])
+                specific = len(c) >= 8 and c[7] == label
+                if specific or key not in judged_specific:   # a judgement for this scoring wins over a general one
+                    judged[key] = (c[5], c[6])
+                if specific:
+                    judged_specific.add(key)
 
     out_rows = []
     summary = {}
@@ -357,11 +363,11 @@ def main(argv):
         f = lambda x: "-" if x != x else "%.2f" % x
         md.append("| %s | %d | %d | %d | %d | %s | %s | %s |" % (rule, c["both"], c["static-only"], c["hw-only"], c["neither"], f(p), f(pe), f(rc)))
     md += ["", "Disagreements by class (static only and hardware only together):", "",
-           "| rule | " + " | ".join(["static miss", "static false alarm", "input/launch-dependent", "compiler-changed", "not executed", "unjudged"]) + " |",
-           "| --- |" + " ---: |" * 6]
+           "| rule | " + " | ".join(["static miss", "static false alarm", "input/launch-dependent", "compiler-changed", "not executed", "mapping's limit", "unjudged"]) + " |",
+           "| --- |" + " ---: |" * 7]
     for rule in RULES:
         cl = summary[rule][1]
-        md.append("| %s | %s |" % (rule, " | ".join(str(cl.get(x, 0)) for x in ["static miss", "static false alarm", "input/launch-dependent", "compiler-changed", "not executed", "unjudged"])))
+        md.append("| %s | %s |" % (rule, " | ".join(str(cl.get(x, 0)) for x in ["static miss", "static false alarm", "input/launch-dependent", "compiler-changed", "not executed", "mapping's limit", "unjudged"])))
     if lint_errors:
         md += ["", "Programs warplint could not analyse: " + "; ".join(lint_errors)]
     write("summary.md", "\n".join(md) + "\n")
