@@ -206,6 +206,7 @@ typedef struct parse_error {
 
 typedef struct ast_index ast_index;
 typedef struct device_code device_code;
+typedef struct ir_kernel_table ir_kernel_table;
 
 struct file_ctx {
   const char *path;
@@ -216,6 +217,7 @@ struct file_ctx {
   const device_code *device;     /* the file's device code, or NULL (why: device_why) */
   char device_why[512];
   ast_index *index;              /* names.c: the user's expressions by place, built on first use */
+  ir_kernel_table *kernel_table; /* ir.c: the device code's kernels by place, built on first use */
   launch_info *launches; int launch_count, launch_cap;
   parse_error *errors; int error_count, error_cap;
   bool *error_inside;            /* per error: it lies in a skipped kernel */
@@ -396,12 +398,14 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
 CXFile ir_user_file(const ir_scope *s, const char *path);
 void ast_index_free(ast_index *x);
 bool same_file(CXFile a, CXFile b);           /* by device and inode, whatever the path */
+unsigned long long file_id(CXFile f);          /* the same for every path to one file; 0 for none */
 
 /* ---- ir.c: the lane model on device code ---- */
 void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope);
 /* The kernel functions of fc's device code defined where fn is (its
  * instantiations), with their names (malloc'd); how many. */
 int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max);
+void ir_kernel_table_free(ir_kernel_table *t);
 
 /* ---- frontend.c ---- */
 /* The result a finding in `file` goes to: the analysed file's, or one of

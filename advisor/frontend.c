@@ -703,6 +703,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   free(fc.errors);
   free(fc.error_inside);
   ast_index_free(fc.index);
+  ir_kernel_table_free(fc.kernel_table);
   if (fc.device) device_free(&code);
   clang_disposeTranslationUnit(tu);
   free(text);

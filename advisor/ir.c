@@ -1955,27 +1955,75 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   map_free(&ik.value_of);
 }
 
-int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max) {
-  CXFile file;
+/* The file's kernel functions by the place of their definition (file,
+ * line), sorted, made on first use: a file of thousands of kernels is
+ * matched to its device code in n log n. */
+typedef struct kernel_place {
+  unsigned long long file;
   unsigned line;
-  clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, NULL, NULL);
-  ir_scope scope;
-  ir_scope_init(&scope, fc, fn);
-  int n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(fc->device->module); f && n < max; f = LLVMGetNextFunction(f)) {
+  LLVMValueRef function;
+} kernel_place;
+
+struct ir_kernel_table {
+  kernel_place *places;
+  int count;
+};
+
+static int compare_kernel_places(const void *a, const void *b) {
+  const kernel_place *p = a, *q = b;
+  if (p->file != q->file) return p->file < q->file ? -1 : 1;
+  return p->line < q->line ? -1 : p->line > q->line;
+}
+
+static ir_kernel_table *kernel_table(file_ctx *fc, const ir_scope *scope) {
+  if (fc->kernel_table) return fc->kernel_table;
+  ir_kernel_table *t = calloc(1, sizeof *t);
+  int cap = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(fc->device->module); f; f = LLVMGetNextFunction(f)) {
     if (LLVMGetFunctionCallConv(f) != LLVMPTXKernelCallConv || !LLVMGetFirstBasicBlock(f)) continue;
     /* a body the compiler reduced to `unreachable` (undefined behaviour
      * on every path) shows nothing: the syntax is all there is */
     LLVMValueRef first = LLVMGetFirstInstruction(LLVMGetFirstBasicBlock(f));
     if (first && LLVMGetInstructionOpcode(first) == LLVMUnreachable) continue;
     LLVMMetadataRef sp = LLVMGetSubprogram(f);
-    if (!sp || LLVMDISubprogramGetLine(sp) != line) continue;
+    if (!sp) continue;
     char path[4096];
     scope_path(sp, path, sizeof path);
-    if (!same_file(ir_user_file(&scope, path), file)) continue;
+    CXFile file = ir_user_file(scope, path);
+    if (!file) continue;
+    GROW(t->places, t->count, cap);
+    t->places[t->count++] = (kernel_place){file_id(file), LLVMDISubprogramGetLine(sp), f};
+  }
+  qsort(t->places, (size_t)t->count, sizeof *t->places, compare_kernel_places);
+  fc->kernel_table = t;
+  return t;
+}
+
+void ir_kernel_table_free(ir_kernel_table *t) {
+  if (!t) return;
+  free(t->places);
+  free(t);
+}
+
+int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max) {
+  CXFile file;
+  unsigned line;
+  clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, NULL, NULL);
+  ir_scope scope;
+  ir_scope_init(&scope, fc, fn);
+  const ir_kernel_table *t = kernel_table(fc, &scope);
+  kernel_place key = {file_id(file), line, NULL};
+  int lo = 0, hi = t->count;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (compare_kernel_places(&t->places[mid], &key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  int n = 0;
+  for (int i = lo; i < t->count && n < max && compare_kernel_places(&t->places[i], &key) == 0; i++) {
     size_t len;
-    functions[n] = f;
-    names[n++] = wl_strdup(LLVMGetValueName2(f, &len));
+    functions[n] = t->places[i].function;
+    names[n++] = wl_strdup(LLVMGetValueName2(t->places[i].function, &len));
   }
   return n;
 }

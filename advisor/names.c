@@ -20,9 +20,16 @@ typedef struct user_file {
   CXFile file;                   /* NULL: not the user's */
 } user_file;
 
+typedef struct named_var {
+  char *name;
+  CXCursor cursor;
+} named_var;
+
 struct ast_index {
   place *places;
   int count, cap;
+  named_var *vars;               /* the user's variables, by name */
+  int var_count, var_cap;
   user_file *files;
   int file_count, file_cap;
 };
@@ -35,6 +42,8 @@ static unsigned long long file_key(CXFile f) {
 }
 
 bool same_file(CXFile a, CXFile b) { return a && b && file_key(a) == file_key(b); }
+
+unsigned long long file_id(CXFile f) { return file_key(f); }
 
 static bool indexed_kind(enum CXCursorKind k) {
   return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
@@ -79,6 +88,10 @@ static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClien
   CXSourceLocation at = clang_getCursorLocation(c);
   if (clang_Location_isInSystemHeader(at)) return CXChildVisit_Continue;
   enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_VarDecl) {
+    GROW(x->vars, x->var_count, x->var_cap);
+    x->vars[x->var_count++] = (named_var){cx_take(clang_getCursorSpelling(c)), c};
+  }
   if (indexed_kind(kind)) {
     add_place(x, c, at);
     /* debug locations put an operator's expression at its operator (a
@@ -96,12 +109,17 @@ static int compare_places(const void *a, const void *b) {
   return p->column < q->column ? -1 : p->column > q->column;
 }
 
+static int compare_vars(const void *a, const void *b) {
+  return strcmp(((const named_var *)a)->name, ((const named_var *)b)->name);
+}
+
 static ast_index *index_of(file_ctx *fc) {
   if (fc->index) return fc->index;
   ast_index *x = calloc(1, sizeof *x);
   if (!x) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   clang_visitChildren(clang_getTranslationUnitCursor(fc->tu), index_cursor, x);
   qsort(x->places, (size_t)x->count, sizeof *x->places, compare_places);
+  qsort(x->vars, (size_t)x->var_count, sizeof *x->vars, compare_vars);
   fc->index = x;
   return x;
 }
@@ -110,6 +128,8 @@ void ast_index_free(ast_index *x) {
   if (!x) return;
   for (int i = 0; i < x->file_count; i++) free(x->files[i].path);
   free(x->files);
+  for (int i = 0; i < x->var_count; i++) free(x->vars[i].name);
+  free(x->vars);
   free(x->places);
   free(x);
 }
@@ -181,14 +201,16 @@ static bool inside(CXCursor inner, CXCursor outer) {
 
 CXCursor ir_variable_named(const ir_scope *s, const char *name, int space) {
   ast_index *x = index_of(s->fc);
+  named_var key = {(char *)name, clang_getNullCursor()};
+  int lo = 0, hi = x->var_count;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (compare_vars(&x->vars[mid], &key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
   CXCursor best = clang_getNullCursor();
-  for (int i = 0; i < x->count; i++) {
-    CXCursor c = x->places[i].cursor;
-    if (clang_getCursorKind(c) != CXCursor_VarDecl) continue;
-    char *spelling = cx_take(clang_getCursorSpelling(c));
-    bool same = strcmp(spelling, name) == 0;
-    free(spelling);
-    if (!same) continue;
+  for (int i = lo; i < x->var_count && strcmp(x->vars[i].name, name) == 0; i++) {
+    CXCursor c = x->vars[i].cursor;
     bool shared = has_attr(c, CXCursor_CUDASharedAttr), constant = has_attr(c, CXCursor_CUDAConstantAttr);
     if ((space == SP_SHARED) != shared || (space == SP_CONSTANT) != constant) continue;
     if (inside(c, s->kernel)) return c;
@@ -353,17 +375,17 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
   ast_index *x = index_of(s->fc);
   unsigned long long key = file_key(file);
   CXCursor best = clang_getNullCursor();
-  unsigned best_line = 0, best_column = 0;
-  for (int i = 0; i < x->count; i++) {
-    const place *p = &x->places[i];
+  int n;
+  const place *at = places_at(x, file, line, column, &n);
+  /* the loops that begin before the place, nearest first: the first that
+   * holds it is the innermost (a loop starts at most a few hundred lines up) */
+  for (const place *p = at - 1; p >= x->places && p->file == key && p->line + 400 > line; p--) {
     enum CXCursorKind k = clang_getCursorKind(p->cursor);
-    if ((k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt) || p->file != key) continue;
-    if (!contains(p->cursor, key, line, column)) continue;
-    if (p->line > best_line || (p->line == best_line && p->column > best_column)) {
-      best = p->cursor;
-      best_line = p->line;
-      best_column = p->column;
-    }
+    if ((k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt) ||
+        !contains(p->cursor, key, line, column))
+      continue;
+    best = p->cursor;
+    break;
   }
   if (clang_Cursor_isNull(best)) return false;
   /* the counter: the variable its first part declares or sets */
@@ -379,10 +401,10 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
 
 bool ir_method_at(const ir_scope *s, CXFile file, unsigned line) {
   ast_index *x = index_of(s->fc);
+  int n;
+  const place *p = places_at(x, file, line, 0, &n);      /* the line's first place */
   unsigned long long key = file_key(file);
-  for (int i = 0; i < x->count; i++)
-    if (x->places[i].file == key && x->places[i].line == line &&
-        clang_getCursorKind(x->places[i].cursor) == CXCursor_CXXMethod)
-      return true;
+  for (; p < x->places + x->count && p->file == key && p->line == line; p++)
+    if (clang_getCursorKind(p->cursor) == CXCursor_CXXMethod) return true;
   return false;
 }
