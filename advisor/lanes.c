@@ -444,7 +444,11 @@ int active_lanes(unsigned mask) { return __builtin_popcount(mask); }
 /* The lanes of warp w from the access's byte-offset polynomial. */
 void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
   if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
-  poly_coefficient(off, ATOM_TX, &m->stride);
+  /* the lanes run along the first dimension the block is wider than one in
+   * (a dim3(1, 256) block's warp runs along threadIdx.y) */
+  int lane_dim = ATOM_TX;
+  while (lane_dim < ATOM_TZ && k->block_known && k->block[lane_dim - ATOM_TX] == 1) lane_dim++;
+  poly_coefficient(off, lane_dim, &m->stride);
   m->stride_const = poly_is_const(&m->stride, &m->stride_value);
   poly lane_part, rest;
   poly_split(off, ATOM_BX, &lane_part, &rest);
@@ -569,7 +573,8 @@ long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
     for (int j = 0; j < count && !seen; j++) seen = !memcmp(mono[j], e, sizeof e);
     if (!seen) memcpy(mono[count++], e, sizeof e);
   }
-  static _Thread_local long long keys[MAX_WARPS * 32][POLY_MAX_TERMS];
+  /* each thread's key: its index monomials, then its warp */
+  static _Thread_local long long keys[MAX_WARPS * 32][POLY_MAX_TERMS + 1];
   int n = 0, total = 0;
   for (int w = 0; w < k->warps; w++) {
     for (int l = 0; l < 32; l++) {
@@ -583,16 +588,27 @@ long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
           for (int e = 0; e < mono[j][d]; e++) v *= t[d];
         keys[n][j] = v;
       }
+      keys[n][count] = w;
       n++;
     }
   }
   *restricted = n < total;
-  key_size = (size_t)count * sizeof keys[0][0];
+  key_size = (size_t)(count + 1) * sizeof keys[0][0];
   qsort(keys, (size_t)n, sizeof keys[0], compare_keys);
-  long long best = n ? 1 : 0, run = 1;
-  for (int i = 1; i < n; i++) {
-    run = memcmp(keys[i], keys[i - 1], key_size) == 0 ? run + 1 : 1;
-    if (run > best) best = run;
+  /* the threads of an element count only when they span two warps or more:
+   * the lanes of one warp that read one element make one broadcast request,
+   * which no staging makes cheaper (where the block is not known, its
+   * modelled 32 x 2 stands for blocks of several warps) */
+  size_t element = (size_t)count * sizeof keys[0][0];
+  long long best = n ? 1 : 0, run = 1, warps = 1;
+  for (int i = 1; i <= n; i++) {
+    if (i < n && memcmp(keys[i], keys[i - 1], element) == 0) {
+      run++;
+      warps += keys[i][count] != keys[i - 1][count];
+      continue;
+    }
+    if ((warps >= 2 || !k->block_known) && run > best) best = run;
+    run = warps = 1;
   }
   return best;
 }
