@@ -67,6 +67,8 @@ typedef struct atom_info {
                                     be 0 or 1, so no stride is claimed from it */
   bool per_block;                /* a value loaded from shared memory or at a block-dependent address:
                                     the same across a warp, not across the grid */
+  bool maybe_unit;               /* a parameter that may well be 1 (a tensor's innermost stride, sx0):
+                                    never compared with an index, named as strides are */
 } atom_info;
 
 /* The value a local variable (or a bound helper parameter) holds at the
@@ -183,6 +185,9 @@ typedef struct kernel_ctx {
                                     parameter is one only through the argument bound to it */
   int probe_loop;                /* lanes.c: this loop atom moved by probe_step (-1: none) */
   long long probe_step;
+  long long probe_uniform;       /* lanes.c: when not 0, uniform unknowns take this (large, odd) value
+                                    plus a step per atom, so that lanes scaled by a row size are
+                                    evaluated as rows apart (global memory only: sectors) */
 } kernel_ctx;
 
 /* Launch sites found in the file: kernel (or its template) -> block shape
@@ -325,6 +330,9 @@ int pow2_at_least(int n);
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
 bool lanes_irregular(const lane_model *m);
 bool lanes_consecutive(const lane_model *m, long long width);
+/* The parameter that alone makes a symbolic lane stride (stride == width *
+ * P, P maybe 1), or -1. */
+int unit_stride_parameter(const kernel_ctx *k, const lane_model *m, long long width);
 
 /* ---- findings.c ---- */
 wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x, const array_info *a);

@@ -46,11 +46,30 @@ static char *stride_text(const kernel_ctx *k, const access_info *x, const array_
   return wl_format("consecutive lanes are %s %s apart", text, whole ? "elements" : "bytes");
 }
 
+/* A lane stride that is a parameter which may be 1 (a contiguous
+ * tensor's innermost stride) is no finding by itself: a note says on what
+ * the access depends. */
+static void unit_stride_note(kernel_ctx *k, access_info *x, array_info *a, int parameter) {
+  wl_finding *f = new_finding(k, "G_3", x, a);
+  if (!f) return;
+  add_metric(k, f, "pattern.global.strided");
+  add_metric(k, f, "pattern.global.aligned");
+  f->severity = "note";
+  const char *p = k->atoms[parameter].name;
+  set_message(f, wl_format("consecutive lanes of '%s' are '%s' elements apart: coalesced only if '%s' == 1 "
+                           "(the innermost stride of a contiguous tensor); otherwise %d sectors per request "
+                           "instead of %d", a->name, p, p, active_lanes(x->lanes.active),
+                           ideal_sectors(&x->lanes, x->width)),
+              compare_text(k, f, "strided", "aligned"));
+}
+
 void check_g3_strided(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   describe_global(a, x);
   int got, ideal;
   if (!lanes_strided(k, &x->lanes, x->width, &got, &ideal)) return;
+  int parameter = unit_stride_parameter(k, &x->lanes, x->width);
+  if (parameter >= 0) { unit_stride_note(k, x, a, parameter); return; }
   char pattern[160];
   char *how = stride_text(k, x, a, pattern, sizeof pattern);
   append_pattern(a, pattern);

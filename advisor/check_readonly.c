@@ -27,7 +27,9 @@ void check_t4_readonly_path(kernel_ctx *k, access_info *x) {
   if (!x->read || x->ldg || !is_read_only(a) || !a->is_param || (a->param_const && a->param_restrict)) return;
   int got, ideal;
   bool gather = x->lanes.kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying;
-  if (!gather && !lanes_strided(k, &x->lanes, x->width, &got, &ideal)) return;
+  if (!gather && (!lanes_strided(k, &x->lanes, x->width, &got, &ideal) ||
+                  unit_stride_parameter(k, &x->lanes, x->width) >= 0))
+    return;
   wl_finding *t = new_finding(k, "T_4", x, a);
   if (!t) return;
   add_metric(k, t, "pattern.global.strided");

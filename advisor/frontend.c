@@ -709,21 +709,22 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   free(text);
 }
 
-/* A header's path as the user would write it: relative to the current
- * folder when it is under it, with no "dir/.." in it. */
-static char *display_path(CXFile file) {
+/* A header's path as the user wrote the file's: absolute for an absolute
+ * file, else relative to the current folder when it is under it; with no
+ * "dir/.." in it. */
+static char *display_path(CXFile file, const char *analysed) {
   char *name = cx_take(clang_getFileName(file)), real[PATH_MAX], cwd[PATH_MAX];
   if (!realpath(name, real) || !getcwd(cwd, sizeof cwd)) return name;
   size_t n = strlen(cwd);
   free(name);
-  if (strncmp(real, cwd, n) == 0 && real[n] == '/') return wl_strdup(real + n + 1);
+  if (analysed[0] != '/' && strncmp(real, cwd, n) == 0 && real[n] == '/') return wl_strdup(real + n + 1);
   return wl_strdup(real);
 }
 
 wl_file_result *result_for_file(file_ctx *fc, CXFile file) {
   wl_file_result *r = fc->res;
   if (!file || same_file(file, fc->file)) return r;
-  char *path = display_path(file);
+  char *path = display_path(file, fc->path);
   for (size_t h = 0; h < r->header_count; h++)
     if (strcmp(r->headers[h].path, path) == 0) { free(path); return &r->headers[h]; }
   GROW(r->headers, r->header_count, r->header_cap);

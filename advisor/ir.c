@@ -1073,6 +1073,10 @@ static enum CXBinaryOperatorKind compare_kind(LLVMIntPredicate p) {
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
   const ir_value *r = value_of(ik, v);
   if (!r->p.unknown) return poly_lanes(ik->k, &r->p, warp, out);
+  if (ik->k->probe_uniform && !r->p.lane_varying) {     /* a uniform unknown: the probe's value */
+    lanes_fill(out, ik->k->probe_uniform, false);
+    return true;
+  }
   if (!r->evaluable || depth > 24 || !LLVMIsAInstruction(v)) return false;
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   lane_vals a, b, c;
@@ -1396,6 +1400,14 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
   if (m->kind == LANE_UNKNOWN && !x->data_dependent && address) {
     value_eval e = {ik, address};
     model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
+    /* lanes scaled by a run-time size ((row / 4) * n, (i * 8) % size):
+     * in global memory what counts is that they land rows apart, so the
+     * sizes are given a large odd value and the lanes evaluated */
+    if (m->kind == LANE_UNKNOWN && k->arrays[x->array].space == SP_GLOBAL) {
+      k->probe_uniform = 4099;
+      model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
+      k->probe_uniform = 0;
+    }
   }
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
 }
@@ -1912,6 +1924,43 @@ static void find_sorts(ir_kernel *ik) {
   }
 }
 
+/* ---- parameters that may be 1 ---- */
+
+/* A parameter named as strides are: sx0, s01, nb00, incx, stride_h. */
+static bool stride_name(const char *name) {
+  if (strstr(name, "stride") || strstr(name, "Stride") || strncmp(name, "inc", 3) == 0) return true;
+  const char *p = name;
+  if (strncmp(p, "nb", 2) == 0) p += 2;
+  else if (*p == 's') p++;
+  else return false;
+  while (*p >= 'a' && *p <= 'z') p++;
+  size_t digits = strspn(p, "0123456789");
+  return digits > 0 && p[digits] == 0 && p - name <= 3;
+}
+
+/* The parameter atom p is, alone or scaled (4 * n), or -1. */
+static int lone_parameter(const kernel_ctx *k, const poly *p) {
+  if (p->unknown || p->count != 1 || p->terms[0].degree != 1) return -1;
+  int a = p->terms[0].atoms[0];
+  return a >= ATOM_FIRST_SYMBOL && k->atoms[a].kind == ATOMK_PARAM ? a : -1;
+}
+
+/* Stride-named parameters that no comparison uses as an extent (i < n):
+ * they may be 1, so a lane stride of theirs is no finding by itself. */
+static void find_unit_strides(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    k->atoms[a].maybe_unit = k->atoms[a].kind == ATOMK_PARAM && stride_name(k->atoms[a].name);
+  for (int b = 0; b < ik->block_count; b++)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(ik->blocks[b].bb); i; i = LLVMGetNextInstruction(i)) {
+      if (!LLVMIsAICmpInst(i)) continue;
+      for (int side = 0; side < 2; side++) {
+        int p = lone_parameter(k, int_of(ik, LLVMGetOperand(i, side)));
+        if (p >= 0) k->atoms[p].maybe_unit = false;
+      }
+    }
+}
+
 /* ---- the kernel ---- */
 
 void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
@@ -1940,6 +1989,7 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   merge_like_nvcc(&ik);
   fold_unrolled(&ik);
   find_sorts(&ik);
+  find_unit_strides(&ik);
   for (int b = 0; b < ik.block_count; b++) {
     free(ik.blocks[b].succ);
     free(ik.blocks[b].pred);

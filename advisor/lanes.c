@@ -61,6 +61,9 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       if (is_thread_atom(atom)) thread = true;
       else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
       else if (atom == k->probe_loop) uniform *= k->probe_step;
+      else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform = 0;   /* the first block */
+      else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) uniform *= k->block[atom - ATOM_BDX];
+      else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 2 * atom;
       else unknown = true;
     }
     if (unknown) {
@@ -741,4 +744,11 @@ bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, in
   *got = sectors(m, width);
   *ideal = ideal_sectors(m, width);
   return *got > *ideal;
+}
+
+int unit_stride_parameter(const kernel_ctx *k, const lane_model *m, long long width) {
+  if (m->kind != LANE_SYMBOLIC || m->stride.unknown || m->stride.count != 1) return -1;
+  const poly_term *t = &m->stride.terms[0];
+  if (t->degree != 1 || t->coef != width || t->atoms[0] < ATOM_FIRST_SYMBOL) return -1;
+  return k->atoms[t->atoms[0]].maybe_unit ? t->atoms[0] : -1;
 }

@@ -130,7 +130,8 @@ static void check_fixture(const json_value *doc, const char *path, const char *m
 /* One warplint run over every fixture (headers: "" for the default, the
  * toolkit where one is installed, or "--shim"); returns the headers the
  * report says it parsed with. */
-static char *check_all(const char *warplint, const char *profile, const char *headers, char **names, int count) {
+static char *check_all(const char *warplint, const char *profile, const char *headers, char **names, int count,
+                       char **kernel_headers, int kernel_header_count) {
   size_t len = 0;
   for (int i = 0; i < count; i++) len += strlen(names[i]) + 3;
   char *list = calloc(len + 1, 1);
@@ -154,6 +155,7 @@ static char *check_all(const char *warplint, const char *profile, const char *he
   for (size_t i = 0; notes && i < notes->count; i++)
     test_fail(__FILE__, __LINE__, "%s: %s", mode, json_string_or(json_at(notes, i), "?"));
   for (int i = 0; i < count; i++) check_fixture(doc, names[i], mode);
+  for (int i = 0; i < kernel_header_count; i++) check_fixture(doc, kernel_headers[i], mode);
   char *used = strdup(mode);
   json_free(doc);
   return used;
@@ -195,8 +197,8 @@ int main(int argc, char **argv) {
   catalog = json_parse_file(catalog_path, err, sizeof err);
   free(catalog_path);
   CHECK(catalog != NULL);
-  char *names[1024];
-  int count = 0;
+  char *names[1024], *headers[64];
+  int count = 0, header_count = 0;
   for (int d = 2; d < argc; d++) {
     DIR *dir = opendir(argv[d]);
     CHECK(dir != NULL);
@@ -205,6 +207,9 @@ int main(int argc, char **argv) {
     while ((e = readdir(dir)) && count < 1024) {
       size_t len = strlen(e->d_name);
       if (len > 3 && strcmp(e->d_name + len - 3, ".cu") == 0) names[count++] = wl_test_format("%s/%s", argv[d], e->d_name);
+      /* headers with kernels: checked through the .cu files that include them */
+      else if (len > 4 && strcmp(e->d_name + len - 4, ".cuh") == 0 && header_count < 64)
+        headers[header_count++] = wl_test_format("%s/%s", argv[d], e->d_name);
     }
     closedir(dir);
   }
@@ -213,11 +218,13 @@ int main(int argc, char **argv) {
   /* The default headers (a CUDA toolkit's where one is installed), and the
    * stand-ins too when the default was a toolkit: both must agree with
    * every fixture. */
-  char *mode = check_all(argv[1], profile, "", names, count);
-  if (mode && strcmp(mode, "stand-ins") != 0) free(check_all(argv[1], profile, "--shim", names, count));
+  char *mode = check_all(argv[1], profile, "", names, count, headers, header_count);
+  if (mode && strcmp(mode, "stand-ins") != 0)
+    free(check_all(argv[1], profile, "--shim", names, count, headers, header_count));
   free(mode);
   for (int i = 0; i < count; i++) check_nvcc_accepts(names[i]);
   for (int i = 0; i < count; i++) free(names[i]);
+  for (int i = 0; i < header_count; i++) free(headers[i]);
   free(profile);
   json_free(catalog);
   return test_summary();
