@@ -13,7 +13,7 @@ mirror=${1:-/work/.mirror}
 dest=$root/$data
 source_patterns="*.cu *.cuh *.h *.hh *.hpp *.hxx *.inl *.inc *.c *.cc *.cpp *.cxx *.def *.tcc *.txt *.cmake *.ll"
 mkdir -p "$dest"
-grep -v '^#' "$lists/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes; do
+grep -v '^#' "$lists/corpus.tsv" | while IFS='	' read -r name repo commit licence files includes extra nvcc_extra; do
   [ -z "${2:-}" ] || [ "$name" = "$2" ] || continue
   git_dir=$mirror/$(echo "$repo" | tr / +)/repo
   if [ ! -d "$git_dir" ]; then
