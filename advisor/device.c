@@ -92,6 +92,22 @@ static bool write_file(const char *path, const char *text, size_t len) {
   return ok;
 }
 
+/* Whether the file at path holds exactly text (a header another warplint
+ * wrote: the same version's is kept, another's replaced). */
+static bool same_contents(const char *path, const char *text, size_t len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  bool same = true;
+  char buf[4096];
+  size_t at = 0, n;
+  while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    same = at + n <= len && memcmp(buf, text + at, n) == 0;
+    at += n;
+  }
+  fclose(f);
+  return same && at == len;
+}
+
 static const char *tmp_folder(void) {
   const char *t = getenv("TMPDIR");
   return t && *t ? t : "/tmp";
@@ -122,7 +138,7 @@ static bool write_headers(const cuda_setup *s) {
   for (unsigned i = 0; ok && i < s->file_count; i++) {
     char path[600];
     snprintf(path, sizeof path, "%s%s", headers_root, s->files[i].Filename);
-    if (access(path, R_OK) == 0) continue;
+    if (same_contents(path, s->files[i].Contents, s->files[i].Length)) continue;
     ok = make_parents(path) && write_file(path, s->files[i].Contents, s->files[i].Length);
   }
   pthread_mutex_unlock(&headers_lock);
@@ -342,11 +358,23 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
 
 static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
 
+/* Every target LLVM was built with, and their parts, as libclang and the
+ * NVPTX back end register them. */
 static void init_nvptx(void) {
-  LLVMInitializeNVPTXTargetInfo();
-  LLVMInitializeNVPTXTarget();
-  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeAllTargetInfos();
+  LLVMInitializeAllTargets();
+  LLVMInitializeAllTargetMCs();
+  LLVMInitializeAllAsmPrinters();
+  LLVMInitializeAllAsmParsers();
+  LLVMInitializeAllDisassemblers();
 }
+
+/* LLVM's target registry is a list that two threads registering the same
+ * target at once turn into a loop (lookupTarget then spins for ever);
+ * a target registered already is left alone. So every target is
+ * registered once, before any thread makes a libclang index or reads
+ * device code. */
+void device_init(void) { pthread_once(&nvptx_once, init_nvptx); }
 
 /* What the NVPTX back end does to accesses before instruction selection:
  * its load-store vectorizer merges neighbouring loads and stores (the

@@ -28,6 +28,9 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
 bool device_finish(device_job *job, device_code *code, char *why, size_t why_size);
 void device_free(device_code *code);
 
+/* Once per process, before any thread makes a libclang index. */
+void device_init(void);
+
 /* The clang that compiles device code: WARPLINT_CLANG, else the one the build
  * found beside libclang; NULL when neither is executable. */
 const char *device_clang(void);

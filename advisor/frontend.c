@@ -433,9 +433,12 @@ static const char builtin_vars_text[] =
   "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_blockDim_t blockDim;\n"
   "extern const __attribute__((device)) __attribute__((weak)) __cuda_builtin_gridDim_t gridDim;\n"
   "__attribute__((device)) const int warpSize = 32;\n"
-  "/* nvcc's headers give device code placement new; clang's do not */\n"
+  "/* nvcc's headers give device code placement new; clang's host side does\n"
+  " * not (its device side gets it from cuda_wrappers/new, where <new> is included) */\n"
+  "#ifndef __CUDA_ARCH__\n"
   "__attribute__((device)) inline void *operator new(__SIZE_TYPE__, void *p) noexcept { return p; }\n"
   "__attribute__((device)) inline void *operator new[](__SIZE_TYPE__, void *p) noexcept { return p; }\n"
+  "#endif\n"
   "#endif\n";
 
 /* With a toolkit, what nvcc gives that clang does not, from the stand-ins:
@@ -672,7 +675,8 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   }
   device_code code;
   if (job && device_finish(job, &code, fc.device_why, sizeof fc.device_why)) fc.device = &code;
-  if (!fc.device && getenv("WARPLINT_TRACE")) fprintf(stderr, "trace: %s: no device code: %s\n", path, fc.device_why);
+  if (job && !fc.device)
+    wl_result_note(r, "%s: note: no device code, kernels analysed from their syntax: %s", path, fc.device_why);
   if (rc != CXError_Success || !tu) {
     wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
     r->failed = true;
@@ -738,9 +742,6 @@ void record_kernel(file_ctx *fc, CXCursor fn, const char *analysis, const char *
   CXFile file;
   unsigned line, column;
   clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, &column, NULL);
-  if (getenv("WARPLINT_TRACE"))
-    fprintf(stderr, "trace: kernel at %u:%u analysed from its %s%s%s\n", line, column, strcmp(analysis, "device") == 0 ? "device code " : "syntax: ",
-            instance ? instance : "", reason ? reason : "");
   wl_file_result *r = result_for_file(fc, file);
   GROW(r->kernels, r->kernel_count, r->kernel_cap);
   wl_kernel_record *k = &r->kernels[r->kernel_count++];

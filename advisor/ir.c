@@ -1290,6 +1290,23 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
   return false;
 }
 
+/* inst is a template library's own code: its innermost location is in
+ * CCCL (cub, thrust, libcu++), not in a user file and not in the toolkit's
+ * one-line wrappers (atomicAdd, __ldg) that act on the user's arrays. */
+static bool in_library(ir_kernel *ik, LLVMValueRef inst) {
+  static const char *const libraries[] = {"/cub/", "/thrust/", "/cccl/", "/include/cuda/"};
+  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
+    char path[4096];
+    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
+    if (!*path) continue;
+    if (ir_user_file(ik->scope, path)) return false;
+    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++)
+      if (strstr(path, libraries[i])) return true;
+    return false;
+  }
+  return false;
+}
+
 /* The line in the kernel's own file that leads to inst (the call of the
  * helper it is in), 0 when there is none. */
 static void kernel_location(ir_kernel *ik, LLVMValueRef inst, unsigned *line) {
@@ -1478,6 +1495,9 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   bool field;
   int ai = array_of(ik, at->base, file, line, &column, width, &field);
   array_info *a = &k->arrays[ai];
+  /* a library's scratch layout in shared memory (cub's TempStorage) is
+   * not the user's to change; its global accesses are to the user's data */
+  if (a->space == SP_SHARED && in_library(ik, inst)) return;
   poly off = at->p;
   if (mode == M_READ && !field && width < a->elem_size && whole_vector_read(a)) {
     /* nvcc reads an element of a 16-byte vector type copied whole

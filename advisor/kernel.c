@@ -313,10 +313,21 @@ void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     if (!seen) chosen[n++] = l;
   }
   free(usr);
+  bool template = clang_getCursorKind(fn) == CXCursor_FunctionTemplate;
   const char *why = !fc->device ? fc->device_why
-                    : clang_getCursorKind(fn) == CXCursor_FunctionTemplate
-                        ? "no instantiation of the template in the file's device code"
-                        : "not in the file's device code (compiled out for this architecture?)";
+                    : template ? "no instantiation of the template in the file's device code"
+                               : "not in the file's device code for this architecture, or compiled to nothing";
+  if (fc->device && !template) {
+    /* a kernel the device code lacks is named: its findings are the syntax's */
+    CXFile file;
+    unsigned line, column;
+    clang_getExpansionLocation(clang_getCursorLocation(fn), &file, &line, &column, NULL);
+    char *name = cx_take(clang_getCursorSpelling(fn)), *where = cx_take(clang_getFileName(file));
+    wl_result_note(fc->res, "%s:%u:%u: note: kernel '%s' analysed from its syntax alone: %s", where, line, column,
+                   name, why);
+    free(name);
+    free(where);
+  }
   if (n == 0) analyze_syntax(fc, fn, body, NULL, true);
   for (int i = 0; i < n; i++) analyze_syntax(fc, fn, body, chosen[i], i == 0);
   record_kernel(fc, fn, "syntax", NULL, why);

@@ -1,4 +1,5 @@
 /* warplint — the command line: check, arrays, explain, rules. */
+#include "device.h"
 #include "warplint.h"
 #include "verify.h"
 
@@ -732,6 +733,7 @@ static bool known_command(const char *name) {
 }
 
 int main(int argc, char **argv) {
+  device_init();
   if (argc < 2) return usage_error("no command");
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) { fputs(usage_text, stdout); return 0; }
   if (strcmp(argv[1], "--version") == 0) {

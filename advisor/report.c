@@ -45,20 +45,23 @@ static const char *plural(long n, const char *one, const char *many) { return n 
 
 /* "warplint: 3 files analysed (7 kernels), 1 file skipped; 5 warnings, 1 note" */
 void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
-  long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0;
+  long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0, syntax = 0;
   for (size_t i = 0; i < count; i++) {
     const wl_file_result *r = &results[i];
     if (r->failed) skipped++;
     else analysed++;
     kernels += r->kernels_analysed;
     kernels_skipped += r->kernels_skipped;
+    for (size_t k = 0; k < r->kernel_count; k++) syntax += strcmp(r->kernels[k].analysis, "syntax") == 0;
     for (size_t k = 0; k < r->finding_count; k++) {
       if (strcmp(r->findings[k].severity, "warning") == 0) warnings++;
       else notes++;
     }
   }
-  fprintf(out, "warplint: %ld %s analysed (%ld %s)", analysed, plural(analysed, "file", "files"), kernels,
+  fprintf(out, "warplint: %ld %s analysed (%ld %s", analysed, plural(analysed, "file", "files"), kernels,
           plural(kernels, "kernel", "kernels"));
+  if (syntax) fprintf(out, ", %ld from %s syntax alone", syntax, syntax == 1 ? "its" : "their");
+  fputc(')', out);
   if (skipped) fprintf(out, ", %ld %s skipped", skipped, plural(skipped, "file", "files"));
   if (kernels_skipped)
     fprintf(out, ", %ld %s skipped", kernels_skipped, plural(kernels_skipped, "kernel", "kernels"));
@@ -138,6 +141,24 @@ static void write_classes(jsonw *w, int classes) {
   jsonw_array_begin(w);
   for (int c = 0; c < 4; c++)
     if (classes & (1 << c)) jsonw_string(w, class_names[c]);
+  jsonw_array_end(w);
+}
+
+/* How each kernel was analysed: "device" (each instantiation by its name
+ * in device code) or "syntax" (with why there was no device code). */
+static void write_kernel_records(jsonw *w, const wl_file_result *f) {
+  jsonw_array_begin(w);
+  for (size_t k = 0; k < f->kernel_count; k++) {
+    const wl_kernel_record *r = &f->kernels[k];
+    jsonw_object_begin(w);
+    jsonw_key(w, "kernel"); jsonw_string(w, r->kernel);
+    jsonw_key(w, "line"); jsonw_int(w, r->line);
+    jsonw_key(w, "column"); jsonw_int(w, r->column);
+    jsonw_key(w, "analysis"); jsonw_string(w, r->analysis);
+    jsonw_key(w, "instance"); jsonw_string(w, r->instance);
+    jsonw_key(w, "reason"); jsonw_string(w, r->reason);
+    jsonw_object_end(w);
+  }
   jsonw_array_end(w);
 }
 
@@ -246,6 +267,8 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
     jsonw_key(&w, "reason"); jsonw_string(&w, f->failed && f->error_count ? f->errors[0] : NULL);
     jsonw_key(&w, "kernels_analysed"); jsonw_int(&w, f->kernels_analysed);
     jsonw_key(&w, "kernels_skipped"); jsonw_int(&w, f->kernels_skipped);
+    jsonw_key(&w, "kernels");
+    write_kernel_records(&w, f);
     jsonw_object_end(&w);
   }
   jsonw_array_end(&w);

@@ -5,6 +5,8 @@
 #   cmake, make, gcc        the build
 #   libclang-22-dev         warplint's parser (the libclang C API; 22 parses the
 #                           CUDA 13 headers, 19 does not)
+#   clang-22, llvm-22-dev   warplint's device model: clang 22 compiles each
+#                           file's device code, the LLVM C API reads it
 #   liblapacke-dev,
 #   libopenblas-dev         the CPU side of the MNF study
 #   gnuplot-nox             plots of benchmark and case-study results
@@ -18,7 +20,7 @@
 # nvidia-cuda-toolkit is old and in non-free): it is checked, not installed.
 set -euo pipefail
 
-packages=(cmake make gcc libclang-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
+packages=(cmake make gcc libclang-22-dev clang-22 llvm-22-dev liblapacke-dev libopenblas-dev gnuplot-nox)
 # mnf: GDAL (optional in CMake) + gdal_translate and ncgen for its tests; libFuzzer (clang).
 packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
 packages+=(pre-commit)

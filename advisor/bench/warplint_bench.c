@@ -27,6 +27,7 @@
 
 #include "results.h"
 #include "stats.h"
+#include "device.h"
 #include "warplint.h"
 
 extern const unsigned char wl_shim_text[];
@@ -61,6 +62,7 @@ static double time_analyze(CXIndex index, char **files, int count, int copies, c
 }
 
 int main(int argc, char **argv) {
+  device_init();
   int copies = 10, repeats = 5, count = 0;
   const char *results_path = NULL, *cuda_path = NULL, *only = NULL;
   char **files = calloc((size_t)argc, sizeof *files);

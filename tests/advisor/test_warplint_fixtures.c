@@ -2,6 +2,9 @@
  * with what the fixture expects, clang-tidy style:
  *   a line ending in "// expect: S_1 G_3" must draw exactly those findings
  *   (as a multiset), every other line none.
+ * The run draws no note unless a fixture names it: "// expect-note: TEXT"
+ * must be noted for that file in every run, "// allow-note: TEXT" may be
+ * (a fallback that only some headers cause).
  * Also checks that each finding's estimate came from the profile, and that
  * nvcc accepts the shim_*.cu fixtures where it is installed.
  * usage: test_warplint_fixtures WARPLINT DIR [DIR...] */
@@ -44,6 +47,59 @@ static int read_expectations(const char *path, expect *out) {
 }
 
 static json_value *catalog;
+
+/* The note markers of one fixture: text after "// expect-note:" (required)
+ * or "// allow-note:" (permitted). */
+typedef struct note_marker { char text[256]; bool required; bool seen; } note_marker;
+
+static int read_note_markers(const char *path, note_marker *out, int cap) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char line[2048];
+  int n = 0;
+  while (fgets(line, sizeof line, f) && n < cap) {
+    const char *expect = strstr(line, "// expect-note:"), *allow = strstr(line, "// allow-note:");
+    const char *at = expect ? expect + strlen("// expect-note:") : allow ? allow + strlen("// allow-note:") : NULL;
+    if (!at) continue;
+    while (*at == ' ') at++;
+    snprintf(out[n].text, sizeof out[n].text, "%.*s", (int)strcspn(at, "\r\n"), at);
+    out[n].required = expect != NULL;
+    out[n++].seen = false;
+  }
+  fclose(f);
+  return n;
+}
+
+/* Every note of the run is one some fixture names; every required one is
+ * drawn. */
+static void check_notes(const json_value *notes, char **names, int count, const char *mode) {
+  for (size_t i = 0; notes && i < notes->count; i++) {
+    const char *note = json_string_or(json_at(notes, i), "?");
+    bool named = false;
+    for (int f = 0; f < count && !named; f++) {
+      if (!strstr(note, names[f])) continue;
+      note_marker m[8];
+      int n = read_note_markers(names[f], m, 8);
+      for (int k = 0; k < n && !named; k++) named = strstr(note, m[k].text) != NULL;
+    }
+    if (named) test_passed++;
+    else test_fail(__FILE__, __LINE__, "%s: unexpected note: %s", mode, note);
+  }
+  for (int f = 0; f < count; f++) {
+    note_marker m[8];
+    int n = read_note_markers(names[f], m, 8);
+    for (int k = 0; k < n; k++) {
+      if (!m[k].required) continue;
+      bool drawn = false;
+      for (size_t i = 0; notes && i < notes->count && !drawn; i++) {
+        const char *note = json_string_or(json_at(notes, i), "");
+        drawn = strstr(note, names[f]) && strstr(note, m[k].text);
+      }
+      if (drawn) test_passed++;
+      else test_fail(__FILE__, __LINE__, "%s (%s): expected the note \"%s\", not drawn", names[f], mode, m[k].text);
+    }
+  }
+}
 
 /* key matches pattern, where <name> stands for any text. */
 static bool key_matches(const char *key, const char *pattern) {
@@ -152,8 +208,7 @@ static char *check_all(const char *warplint, const char *profile, const char *he
   const json_value *errors = json_get(doc, "errors"), *notes = json_get(doc, "notes");
   for (size_t i = 0; errors && i < errors->count; i++)
     test_fail(__FILE__, __LINE__, "%s: %s", mode, json_string_or(json_at(errors, i), "?"));
-  for (size_t i = 0; notes && i < notes->count; i++)
-    test_fail(__FILE__, __LINE__, "%s: %s", mode, json_string_or(json_at(notes, i), "?"));
+  check_notes(notes, names, count, mode);
   for (int i = 0; i < count; i++) check_fixture(doc, names[i], mode);
   for (int i = 0; i < kernel_header_count; i++) check_fixture(doc, kernel_headers[i], mode);
   char *used = strdup(mode);
