@@ -189,7 +189,8 @@ void wl_draw_rule_examples(FILE *out, const char *rule, const char *bad_path, co
  * written (one line on stderr, no file left behind). */
 int wl_print_html(const wl_file_result *results, size_t count, const wl_options *opt, const char *path);
 
-/* fix.c: applies a file's fix-its in place (temp file + rename). */
+/* fix.c: applies a file's fix-its in place (temp file + rename); the
+ * number of edits made, or -1 when the file cannot be read or written. */
 int wl_apply_fixes(const wl_file_result *r, bool backup);
 
 /* ptxas.c: registers/local/spills per kernel via nvcc, when nvcc exists. */
