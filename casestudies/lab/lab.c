@@ -100,10 +100,18 @@ static bool readable(const char *path) {
   return access(path, R_OK) == 0;
 }
 
+/* One row per exercise, the columns as wide as their longest entry. */
 static void print_list(void) {
+  int title_width = 0, rules_width = 0;
+  for (int i = 0; i < lab_exercise_count; i++) {
+    int t = (int)strlen(lab_exercises[i].title), r = (int)strlen(lab_exercises[i].rules);
+    if (t > title_width) title_width = t;
+    if (r > rules_width) rules_width = r;
+  }
   for (int i = 0; i < lab_exercise_count; i++) {
     const lab_exercise *ex = &lab_exercises[i];
-    printf("%d  %-45s %-4s exercises/%s.cu\n", ex->number, ex->title, ex->rules, ex->stem);
+    printf("%d  %-*s  %-*s  exercises/%s.cu\n", ex->number, title_width, ex->title, rules_width, ex->rules,
+           ex->stem);
   }
 }
 
