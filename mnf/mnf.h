@@ -65,6 +65,9 @@ typedef struct mnf_result {
   double total_ms;       /* the whole run, transfers included, file reading excluded */
   const char *note;      /* how this implementation's steps were timed */
   int streamed;          /* --impl gpu: the image did not fit in GPU memory and went up twice */
+  double kappa;          /* lambda_max(C_D) / lambda_min(C_N), set for the float32 (cuBLAS) variants */
+  char warning[400];     /* one line when the result cannot be trusted (float32 covariances below
+                            the noise floor), else empty */
 } mnf_result;
 
 const char *mnf_noise_name(int noise);

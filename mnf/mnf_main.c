@@ -110,7 +110,10 @@ static int parse_args(int argc, char **argv, cli *c)
     } else if (!c->input) c->input = a;
     else return usage(stderr);
   }
-  if (!c->input || !c->output) return usage(stderr);
+  if (!c->input || !c->output) {
+    fprintf(stderr, "mnf: %s is missing (mnf --help shows the usage)\n", !c->input ? "the INPUT image" : "-o OUTPUT");
+    return 2;
+  }
   if (c->mode != MODE_MNF && (c->report || c->stats_out || c->denoise)) {
     fprintf(stderr, "mnf: --report, --stats and --denoise belong to the MNF run, not to apply or inverse\n");
     return 2;
@@ -217,6 +220,7 @@ static int run_mnf(const cli *c, const mnf_image *img, const image_meta *meta, s
     snprintf(err, esz, "%s: %s", c->input, reason);
     return -1;
   }
+  if (r.warning[0]) fprintf(stderr, "mnf: %s: warning: %s\n", c->input, r.warning);
   int rc = 0, out_bands = r.components;
   float *out = r.components_data;
   double map_ms = 0.0;

@@ -38,6 +38,9 @@ head -c 108 /dev/urandom > "$work/small"
 expect_error "too small" "at least 3x3" "$work/small.hdr" -o "$work/x.hdr"
 expect_error "unwritable output" "no/such/dir/x" "$work/scene.hdr" -o "$work/no/such/dir/x.hdr"
 expect_error "unknown option" "unknown --impl" "$work/scene.hdr" -o "$work/x.hdr" --impl quantum
+expect_error "no -o" "^mnf: -o OUTPUT is missing" "$work/scene.hdr"
+check "no -o: exit 2" sh -c "'$bin/mnf' '$work/scene.hdr' 2>/dev/null; test \$? -eq 2"
+expect_error "no input" "^mnf: the INPUT image is missing" -o "$work/x.hdr"
 # The benchmarks check their arguments before they look for a GPU.
 expect_error_of mnf-bench "bench: bad --serial-full" "serial-full 0..3" --serial-full 9
 expect_error_of mnf-bench "bench: unknown option" "usage: mnf-bench" --fast 1
