@@ -10,14 +10,18 @@
  * aliases an input is refused before anything is read. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "image_io.h"
 #include "mnf.h"
+#ifdef MNF_WITH_GPU
 #include "mnf_gpu.h"
+#endif
 #include "mnf_internal.h"
 
 enum mode { MODE_MNF, MODE_APPLY, MODE_INVERSE };
@@ -307,20 +311,48 @@ static int run_saved(const cli *c, const mnf_image *img, const image_meta *meta,
   return rc;
 }
 
+#ifndef MNF_WITH_GPU
+/* mnf links no CUDA library: loading cuBLAS and cuSOLVER alone takes about
+ * 260 MB, which a serial or CPU run on a small image has no use for. The
+ * GPU implementations are the same program built with them, mnf-gpu,
+ * beside this one; a GPU --impl hands the whole command line over to it. */
+static int run_gpu_build(char **argv)
+{
+  char self[4096], path[4200];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    fprintf(stderr, "mnf: --impl %s: cannot find mnf-gpu (/proc/self/exe is unreadable)\n", argv[0]);
+    return 1;
+  }
+  self[n] = 0;
+  char *slash = strrchr(self, '/');
+  if (slash) *slash = 0;
+  snprintf(path, sizeof path, "%s/mnf-gpu", self);
+  execv(path, argv);
+  fprintf(stderr, "mnf: the GPU implementations are in %s, which cannot be run: %s\n", path, strerror(errno));
+  return 1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
   cli c;
   int rc = parse_args(argc, argv, &c);
   if (rc || c.help) return rc;
+  int on_gpu = c.opt.impl >= MNF_IMPL_GPU_NAIVE;
+#ifndef MNF_WITH_GPU
+  if (on_gpu) return run_gpu_build(argv);
+#endif
   if (check_outputs(&c)) return 1;
 
   char err[1024];
-  mnf_gpu_register();
-  envi_allocator pinned = mnf_gpu_pinned_allocator();
-  int on_gpu = c.opt.impl >= MNF_IMPL_GPU_NAIVE;
   mnf_image img;
   image_meta meta;
+#ifdef MNF_WITH_GPU
+  mnf_gpu_register();
+  envi_allocator pinned = mnf_gpu_pinned_allocator();
   c.io.alloc = on_gpu ? &pinned : NULL;
+#endif
   double t0 = mnf_now_ms();
   if (image_io_read(c.input, &img, &meta, &c.io, err, sizeof err)) {
     fprintf(stderr, "mnf: %s\n", err);

@@ -28,7 +28,7 @@ step() { printf '\n== %s\n' "$*"; }
 demo_targets() {
   local have t
   have=$(cmake --build "$build" --target help 2>/dev/null)
-  for t in warplint gpu-info mnf mnf-synth matmul; do
+  for t in warplint gpu-info mnf mnf-gpu mnf-synth matmul; do
     grep -qE "^\.\.\. $t( |$)" <<<"$have" && printf '%s ' "$t"
   done
 }
