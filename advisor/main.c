@@ -707,6 +707,20 @@ static char *example_path(const char *value) {
   return value && ends_with(value, ".cu") ? wl_format("%s/rules/%s", wl_share_dir(), value) : NULL;
 }
 
+/* An example's text without the test suite's markers: "// expect: S_1"
+ * and what follows it on its line, with the blanks before it, are for
+ * tests/advisor, not for the reader. */
+static void print_without_markers(const char *text) {
+  for (const char *line = text; *line;) {
+    size_t len = strcspn(line, "\n");
+    const char *marker = strstr(line, "// expect:");
+    size_t keep = marker && (size_t)(marker - line) < len ? (size_t)(marker - line) : len;
+    while (keep > 0 && keep < len && (line[keep - 1] == ' ' || line[keep - 1] == '\t')) keep--;
+    printf("%.*s\n", (int)keep, line);
+    line += len + (line[len] == '\n');
+  }
+}
+
 static void print_example(const char *label, const char *value) {
   if (!value) return;
   printf("\n%s:\n", label);
@@ -714,7 +728,7 @@ static void print_example(const char *label, const char *value) {
   if (path) {
     size_t len;
     char *text = read_text_file(path, &len);
-    if (text) fputs(text, stdout);
+    if (text) print_without_markers(text);
     else printf("  (%s; not found at %s)\n", value, path);
     free(text);
     free(path);

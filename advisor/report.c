@@ -44,14 +44,15 @@ static void print_file_diagnostics(const wl_file_result *r) {
 static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 /* The "note:" lines the text prints under a finding: its notes, its
- * fix-its and the ptxas verdict. */
+ * fix-its and the ptxas verdict. (A file's own notes are counted apart.) */
 static long detail_lines(const wl_finding *f) {
   return f->note_count + f->fix_count + (f->confirmed_set ? 1 : 0);
 }
 
 /* "warplint: 3 files analysed (7 kernels), 1 file skipped; 5 warnings, 1 note"
- * and, for the text, how many of the "note:" lines above explain a finding
- * rather than being one, so that the count matches what was printed. */
+ * and, for the text, how many of the "note:" lines printed are not findings
+ * (a finding's explanations and fix-its, a file's notes), so that the
+ * counts add up to what was printed. */
 static void print_summary(FILE *out, const wl_file_result *results, size_t count, bool text) {
   long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0, details = 0;
   for (size_t i = 0; i < count; i++) {
@@ -60,6 +61,7 @@ static void print_summary(FILE *out, const wl_file_result *results, size_t count
     else analysed++;
     kernels += r->kernels_analysed;
     kernels_skipped += r->kernels_skipped;
+    details += (long)r->note_count;   /* the file's own notes: parse errors outside kernels, no kernel */
     for (size_t k = 0; k < r->finding_count; k++) {
       if (strcmp(r->findings[k].severity, "warning") == 0) warnings++;
       else notes++;
@@ -74,7 +76,7 @@ static void print_summary(FILE *out, const wl_file_result *results, size_t count
   fprintf(out, "; %ld %s, %ld %s", warnings, plural(warnings, "warning", "warnings"), notes,
           plural(notes, "note", "notes"));
   if (text && details)
-    fprintf(out, " (and %ld \"note:\" %s under them: explanations and fix-its)", details,
+    fprintf(out, " (and %ld more \"note:\" %s: explanations, fix-its, file notes)", details,
             plural(details, "line", "lines"));
   fputc('\n', out);
 }
@@ -116,11 +118,15 @@ void wl_print_text(const wl_file_result *results, size_t count, bool draw) {
   print_summary(stdout, results, count, true);
 }
 
-/* {"width": 4, "lanes": [0, 4, null...]}: each active lane's byte offset
- * from the lowest, null for an inactive lane; null when not modelled. */
-static void write_warp(jsonw *w, const wl_warp *warp) {
-  if (!warp->known) { jsonw_null(w); return; }
+/* {"space": "global", "example": "n = 32", "width": 4, "lanes": [0, 4, null...]}:
+ * the memory drawn, the sizes an example drawing takes (only then), each
+ * active lane's byte offset from the lowest, null for an inactive lane;
+ * null when not modelled. */
+static void write_warp(jsonw *w, const wl_warp *warp, const char *space) {
+  if (!warp || !warp->known) { jsonw_null(w); return; }
   jsonw_object_begin(w);
+  jsonw_key(w, "space"); jsonw_string(w, space);
+  if (warp->example[0]) { jsonw_key(w, "example"); jsonw_string(w, warp->example); }
   jsonw_key(w, "width"); jsonw_int(w, warp->width);
   jsonw_key(w, "lanes");
   jsonw_array_begin(w);
@@ -181,8 +187,10 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
       jsonw_array_end(&w);
       if (f->confirmed_set) { jsonw_key(&w, "ptxas_confirmed"); jsonw_bool(&w, f->confirmed); }
       jsonw_object_end(&w);
-      jsonw_key(&w, "warp"); write_warp(&w, &f->warp);
-      jsonw_key(&w, "fixed_warp"); write_warp(&w, &f->fixed);
+      const char *fixed_space;
+      const wl_warp *fixed = wl_fixed_warp(f, &fixed_space);
+      jsonw_key(&w, "warp"); write_warp(&w, &f->warp, f->space);
+      jsonw_key(&w, "fixed_warp"); write_warp(&w, fixed, fixed_space);
       jsonw_key(&w, "notes");
       jsonw_array_begin(&w);
       for (int n = 0; n < f->note_count; n++) jsonw_string(&w, f->notes[n]);
