@@ -408,9 +408,9 @@ static double condition_number(const double *a, const double *b, int B)
 #define FLOAT32_COVARIANCE_ERROR 3e-8
 #define NOISE_FLOOR_TOLERANCE 0.1
 
-static void check_float32_covariances(const mnf_options *opt, mnf_result *r)
+void mnf_check_float32_covariances(int impl, mnf_result *r)
 {
-  if (opt->impl != MNF_IMPL_CUBLAS && opt->impl != MNF_IMPL_CUBLAS_GEMM) return;
+  if (impl != MNF_IMPL_CUBLAS && impl != MNF_IMPL_CUBLAS_GEMM) return;
   r->kappa = condition_number(r->data_cov, r->noise_cov, r->bands);
   double off = FLOAT32_COVARIANCE_ERROR * r->kappa;
   if (r->kappa > 0.0 && off <= NOISE_FLOOR_TOLERANCE) return;
@@ -418,11 +418,11 @@ static void check_float32_covariances(const mnf_options *opt, mnf_result *r)
     snprintf(r->warning, sizeof r->warning,
              "--impl %s: float32 covariances cannot resolve this image's noise floor (condition number %.2g: "
              "noise-floor eigenvalues off by up to %.2g); use --impl gpu or cpu (float64)",
-             mnf_impl_name(opt->impl), r->kappa, off);
+             mnf_impl_name(impl), r->kappa, off);
   else
     snprintf(r->warning, sizeof r->warning,
              "--impl %s: the float32 noise covariance is not positive definite: its eigenvalues cannot be trusted; "
-             "use --impl gpu or cpu (float64)", mnf_impl_name(opt->impl));
+             "use --impl gpu or cpu (float64)", mnf_impl_name(impl));
 }
 
 int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size)
@@ -442,7 +442,7 @@ int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *e
     break;
   default: rc = mnf_fail(err, err_size, "unknown implementation %d", opt->impl); break;
   }
-  if (rc == 0) check_float32_covariances(opt, r);
+  if (rc == 0) mnf_check_float32_covariances(opt->impl, r);
   free(valid);
   return rc;
 }
