@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,28 +63,49 @@ static int parse_count(const char *option, const char *value, int *out)
   return 0;
 }
 
+/* The options of every mode; those with a value are set by set_option. */
+enum { OPT_RAW = 256, OPT_IGNORE_NONFINITE, OPT_GDAL, OPT_REPORT, OPT_STATS, OPT_COMPONENTS, OPT_DENOISE, OPT_NOISE,
+       OPT_IMPL, OPT_ASSUME_INTERLEAVE, OPT_ASSUME_BYTE_ORDER };
+static const struct option long_options[] = {
+  {"help", no_argument, NULL, 'h'},
+  {"raw", no_argument, NULL, OPT_RAW},
+  {"ignore-nonfinite", no_argument, NULL, OPT_IGNORE_NONFINITE},
+  {"gdal", no_argument, NULL, OPT_GDAL},
+  {"report", required_argument, NULL, OPT_REPORT},
+  {"stats", required_argument, NULL, OPT_STATS},
+  {"components", required_argument, NULL, OPT_COMPONENTS},
+  {"denoise", required_argument, NULL, OPT_DENOISE},
+  {"noise", required_argument, NULL, OPT_NOISE},
+  {"impl", required_argument, NULL, OPT_IMPL},
+  {"assume-interleave", required_argument, NULL, OPT_ASSUME_INTERLEAVE},
+  {"assume-byte-order", required_argument, NULL, OPT_ASSUME_BYTE_ORDER},
+  {NULL, 0, NULL, 0},
+};
+
 /* One option with its value; -1 after printing the problem. */
-static int set_option(cli *c, const char *a, const char *value)
+static int set_option(cli *c, int opt, const char *value)
 {
-  if (!strcmp(a, "-o")) c->output = value;
-  else if (!strcmp(a, "--report")) c->report = value;
-  else if (!strcmp(a, "--stats")) c->stats_out = value;
-  else if (!strcmp(a, "--components")) return parse_count(a, value, &c->opt.components);
-  else if (!strcmp(a, "--denoise")) return parse_count(a, value, &c->denoise);
-  else if (!strcmp(a, "--noise")) {
+  switch (opt) {
+  case 'o': c->output = value; break;
+  case OPT_REPORT: c->report = value; break;
+  case OPT_STATS: c->stats_out = value; break;
+  case OPT_COMPONENTS: return parse_count("--components", value, &c->opt.components);
+  case OPT_DENOISE: return parse_count("--denoise", value, &c->denoise);
+  case OPT_NOISE:
     if ((c->opt.noise = mnf_noise_from_name(value)) < 0) { fprintf(stderr, "mnf: unknown --noise '%s'\n", value); return -1; }
-  } else if (!strcmp(a, "--impl")) {
+    break;
+  case OPT_IMPL:
     c->impl_given = 1;
     if ((c->opt.impl = mnf_impl_from_name(value)) < 0) { fprintf(stderr, "mnf: unknown --impl '%s'\n", value); return -1; }
-  } else if (!strcmp(a, "--assume-interleave")) {
+    break;
+  case OPT_ASSUME_INTERLEAVE:
     c->io.assume.interleave = !strcmp(value, "bsq") ? ENVI_BSQ : !strcmp(value, "bil") ? ENVI_BIL : !strcmp(value, "bip") ? ENVI_BIP : -1;
     if (c->io.assume.interleave < 0) { fprintf(stderr, "mnf: --assume-interleave is bsq, bil or bip\n"); return -1; }
-  } else if (!strcmp(a, "--assume-byte-order")) {
+    break;
+  default: /* OPT_ASSUME_BYTE_ORDER */
     if (strcmp(value, "0") && strcmp(value, "1")) { fprintf(stderr, "mnf: --assume-byte-order is 0 or 1\n"); return -1; }
     c->io.assume.byte_order = value[0] - '0';
-  } else {
-    fprintf(stderr, "mnf: unknown option '%s'\n", a);
-    return -1;
+    break;
   }
   return 0;
 }
@@ -96,23 +118,33 @@ static int parse_args(int argc, char **argv, cli *c)
   c->io.assume.interleave = c->io.assume.byte_order = -1;
   for (int h = 1; h < argc; h++)
     if (!strcmp(argv[h], "--help") || !strcmp(argv[h], "-h")) return c->help = 1, usage(stdout);
-  int i = 1;
+  int first = 1;
   if (argc > 1 && (!strcmp(argv[1], "apply") || !strcmp(argv[1], "inverse"))) {
     c->mode = !strcmp(argv[1], "apply") ? MODE_APPLY : MODE_INVERSE;
     if (argc < 4) return usage(stderr);
     c->stats_in = argv[2];
-    i = 3;
+    first = 3;
   }
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--raw")) c->opt.raw_output = 1;
-    else if (!strcmp(a, "--ignore-nonfinite")) c->opt.skip_nonfinite = 1;
-    else if (!strcmp(a, "--gdal")) c->io.use_gdal = 1;
-    else if (a[0] == '-' && a[1]) {
-      if (i + 1 >= argc) { fprintf(stderr, "mnf: %s needs a value\n", a); return usage(stderr); }
-      if (set_option(c, a, argv[++i])) return 2;
-    } else if (!c->input) c->input = a;
-    else return usage(stderr);
+  /* getopt_long over argv[first..], argv[first - 1] in the program's place */
+  opterr = 0;   /* mnf words its own errors; ':' first tells a missing value apart */
+  optind = 1;
+  int opt;
+  while ((opt = getopt_long(argc - first + 1, argv + first - 1, "-:o:", long_options, NULL)) != -1) {
+    char **args = argv + first - 1;
+    switch (opt) {
+    case 1:   /* INPUT, among the options */
+      if (c->input) return usage(stderr);
+      c->input = optarg;
+      break;
+    case OPT_RAW: c->opt.raw_output = 1; break;
+    case OPT_IGNORE_NONFINITE: c->opt.skip_nonfinite = 1; break;
+    case OPT_GDAL: c->io.use_gdal = 1; break;
+    case ':': fprintf(stderr, "mnf: %s needs a value\n", args[optind - 1]); return usage(stderr);
+    case '?': fprintf(stderr, "mnf: unknown option '%s'\n", args[optind - 1]); return 2;
+    default:
+      if (set_option(c, opt, optarg)) return 2;
+      break;
+    }
   }
   if (!c->input || !c->output) {
     fprintf(stderr, "mnf: %s is missing (mnf --help shows the usage)\n", !c->input ? "the INPUT image" : "-o OUTPUT");
