@@ -85,7 +85,8 @@ step "warplint on the bundled example kernels"
 if [ -x "$bin/warplint" ]; then
   # The bad example of every rule, then the matrix-multiply progression
   # (its include paths come from the build's compile_commands.json).
-  "$bin/warplint" check -p "$build" rules/examples/*_bad.cu casestudies/matmul/[0-9]*.cu >"$out/warplint.txt" 2>&1
+  "$bin/warplint" check -j "$jobs" -p "$build" rules/examples/*_bad.cu casestudies/matmul/[0-9]*.cu \
+    >"$out/warplint.txt" 2>&1
   rc=$?
   # 1 means findings, which is what the bad examples are for; 2 is an error.
   [ $rc -ge 2 ] && status=$rc

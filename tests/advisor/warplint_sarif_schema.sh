@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# warplint's SARIF against the SARIF 2.1.0 schema: the report of every
-# fixture (findings with fix-its and notes, a skipped kernel, a file note)
+# warplint's SARIF against the SARIF 2.1.0 schema: the report of the
+# fixtures of every checked memory space (findings with fix-its and notes),
+# and of a file with a skipped kernel and file notes,
 # is validated by pydantic-sarif, whose model is generated from the OASIS
 # schema (sarif-schema-2.1.0.json) and forbids properties the schema does
 # not name. Then what code scanning needs from it: fixes (artifactChanges
@@ -27,7 +28,8 @@ __global__ void broken(float *a) { a[threadIdx.x] = missing_value; }
 CU
 cd "$root" || exit 1
 "$warplint" check --shim --format=sarif -j 2 --gpu tests/advisor/profiles/synthetic-sm90.json \
-  tests/advisor/fixtures/*.cu "$scratch/tolerant.cu" >"$scratch/report.sarif" 2>"$scratch/stderr.txt"
+  tests/advisor/fixtures/{s1,s5,c3,g3,t4,l}_positive.cu tests/advisor/fixtures/*negative*.cu "$scratch/tolerant.cu" \
+  >"$scratch/report.sarif" 2>"$scratch/stderr.txt"
 rc=$?
 [ $rc -le 1 ] || { echo "FAILED: warplint exited $rc"; head -5 "$scratch/stderr.txt"; exit 1; }
 python3 - "$scratch/report.sarif" <<'PY'
