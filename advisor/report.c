@@ -307,14 +307,19 @@ static void sarif_invocation(jsonw *w, const wl_file_result *results, size_t cou
   jsonw_array_end(w);
 }
 
-/* "physicalLocation": uri at line:column. */
-static void sarif_physical_location(jsonw *w, const char *uri, unsigned line, unsigned column) {
-  jsonw_key(w, "physicalLocation");
-  jsonw_object_begin(w);
+/* "artifactLocation": {"uri": uri}. */
+static void sarif_artifact(jsonw *w, const char *uri) {
   jsonw_key(w, "artifactLocation");
   jsonw_object_begin(w);
   jsonw_key(w, "uri"); jsonw_string(w, uri);
   jsonw_object_end(w);
+}
+
+/* "physicalLocation": uri at line:column. */
+static void sarif_physical_location(jsonw *w, const char *uri, unsigned line, unsigned column) {
+  jsonw_key(w, "physicalLocation");
+  jsonw_object_begin(w);
+  sarif_artifact(w, uri);
   jsonw_key(w, "region");
   jsonw_object_begin(w);
   jsonw_key(w, "startLine"); jsonw_int(w, line);
@@ -385,10 +390,7 @@ static void sarif_fixes(jsonw *w, const char *uri, const char *text, const wl_fi
   jsonw_key(w, "artifactChanges");
   jsonw_array_begin(w);
   jsonw_object_begin(w);
-  jsonw_key(w, "artifactLocation");
-  jsonw_object_begin(w);
-  jsonw_key(w, "uri"); jsonw_string(w, uri);
-  jsonw_object_end(w);
+  sarif_artifact(w, uri);
   jsonw_key(w, "replacements");
   jsonw_array_begin(w);
   for (int x = 0; x < f->fix_count; x++) {

@@ -820,6 +820,17 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].solver_chosen == MNF_GPU_SOLVER_CUSOLVER ? "cuSOLVER" : "CPU");
 }
 
+/* Scene i (0-2): the paper's image sizes, synthetic, int16, in pinned
+ * memory; -1 after a message. */
+static int make_scene(int i, envi_allocator *pinned, mnf_image *img)
+{
+  synth_params p;
+  synth_defaults(&p, scene_size[i][0], scene_size[i][1], BANDS, ENVI_I16, 1000 + i);
+  if (synth_generate(&p, img, pinned) == 0) return 0;
+  fprintf(stderr, "mnf-bench: out of memory for scene %d\n", i + 1);
+  return -1;
+}
+
 /* The eigenvalues and transform of one CUDA-MNF run with the solver forced
  * (statistics only); 0, or -1 after a message. */
 static int solve_once(const mnf_image *img, int solver, double *eig, double *transform)
@@ -873,13 +884,8 @@ static int solve_compare(FILE *f, int scenes, int components)
              "solve, two Dsyevd | solve, one Dsygvd | eigenvalues vs CPU, two / one | min cos of T's first %d columns "
              "vs CPU, two / one |\n|---|---|---|---|---|---|---|---|---|---|\n", components);
   for (int i = 0; i < scenes; i++) {
-    synth_params p;
-    synth_defaults(&p, scene_size[i][0], scene_size[i][1], BANDS, ENVI_I16, 1000 + i);
     mnf_image img;
-    if (synth_generate(&p, &img, &pinned)) {
-      fprintf(stderr, "mnf-bench: out of memory for scene %d\n", i + 1);
-      return 1;
-    }
+    if (make_scene(i, &pinned, &img)) return 1;
     scene_times t;
     memset(&t, 0, sizeof t);
     double floor_ms = transfer_floor_ms(i, &img, components, &t), e;
@@ -982,13 +988,8 @@ int main(int argc, char **argv)
   memset(t, 0, sizeof t);
   envi_allocator pinned = mnf_gpu_pinned_allocator();
   for (int i = 0; i < scenes; i++) {
-    synth_params p;
-    synth_defaults(&p, scene_size[i][0], scene_size[i][1], BANDS, ENVI_I16, 1000 + i);
     mnf_image img;
-    if (synth_generate(&p, &img, &pinned)) {
-      fprintf(stderr, "mnf-bench: out of memory for scene %d\n", i + 1);
-      return 1;
-    }
+    if (make_scene(i, &pinned, &img)) return 1;
     fprintf(stderr, "scene %d: %dx%dx%d\n", i + 1, img.samples, img.lines, img.bands);
     kernel_tables(i, &img, components, peak, &t[i]);
     double e_gpu = 0, e_syrk = 0, e_gemm = 0;

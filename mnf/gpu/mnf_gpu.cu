@@ -742,6 +742,21 @@ static void transform_cublas(mnf_gpu_plan *p)
   CUDA_CHECK(cudaMemcpyAsync(p->r.components_data, p->d_z, sizeof(float) * M * S, cudaMemcpyDeviceToHost, p->compute));
 }
 
+/* A device solve's result into r: cuSOLVER's eigenvectors (the columns of
+ * t, column-major, ascending) as T's columns in decreasing order, their
+ * eigenvalues w likewise, the signs fixed; S3's time since t0 (S5-S7 are
+ * inside it on the device). */
+static void store_solution(mnf_result *r, const double *t, const double *w, int B, double t0)
+{
+  for (int m = 0; m < B; m++) {
+    r->eigenvalues[m] = w[B - 1 - m];
+    for (int b = 0; b < B; b++) r->transform[(size_t)b * B + m] = t[(size_t)(B - 1 - m) * B + b];
+  }
+  mnf_fix_signs(r->transform, B);
+  r->step_ms[2] = mnf_now_ms() - t0;
+  r->step_ms[4] = r->step_ms[5] = r->step_ms[6] = 0.0;
+}
+
 /* S3, S5, S6, S7 on the device, in float64 as on the host: Dsyevd for the
  * two eigenproblems, Dgemm for the three products. The symmetric inputs
  * read the same row- or column-major; the results come back column-major
@@ -777,13 +792,7 @@ static int solve_cusolver(mnf_gpu_plan *p, char *err, size_t err_size)
                     w_noise[0], w_noise[B - 1]);
   if (p->h_info[1])
     return mnf_fail(err, err_size, "eigendecomposition of the adjusted data covariance failed (cuSOLVER info %d)", p->h_info[1]);
-  for (int m = 0; m < B; m++) {
-    r->eigenvalues[m] = w_adj[B - 1 - m];
-    for (int b = 0; b < B; b++) r->transform[(size_t)b * B + m] = t[(size_t)(B - 1 - m) * B + b];
-  }
-  mnf_fix_signs(r->transform, B);
-  r->step_ms[2] = mnf_now_ms() - t0;
-  r->step_ms[4] = r->step_ms[5] = r->step_ms[6] = 0.0;
+  store_solution(r, t, w_adj, B, t0);
   return 0;
 }
 
@@ -822,14 +831,7 @@ static int solve_cusolver_general(mnf_gpu_plan *p, char *err, size_t err_size)
   if (p->h_info[0])
     return mnf_fail(err, err_size, "the generalised eigenproblem C_D t = lambda C_N t failed (cuSOLVER info %d)",
                     p->h_info[0]);
-  const double *t = p->h_solved, *w = t + bb;
-  for (int m = 0; m < B; m++) {
-    r->eigenvalues[m] = w[B - 1 - m];
-    for (int b = 0; b < B; b++) r->transform[(size_t)b * B + m] = t[(size_t)(B - 1 - m) * B + b];
-  }
-  mnf_fix_signs(r->transform, B);
-  r->step_ms[2] = mnf_now_ms() - t0;
-  r->step_ms[4] = r->step_ms[5] = r->step_ms[6] = 0.0;
+  store_solution(r, p->h_solved, p->h_solved + bb, B, t0);
   return 0;
 }
 
