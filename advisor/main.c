@@ -4,7 +4,6 @@
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
@@ -114,8 +113,9 @@ static int check_options(const cli *c) {
   return 0;
 }
 
-/* argv[1] is the command; its options and FILES may come in any order (GNU
- * getopt_long permutes them); what follows "--" is passed to the compiler. */
+/* argv[1] is the command; its options and FILES may come in any order
+ * (getopt_long hands the FILES back in order, as option 1); what follows
+ * "--" is passed to the compiler. */
 static int parse_cli(int argc, char **argv, cli *c) {
   c->files = calloc((size_t)argc, sizeof *c->files);
   c->extra = calloc((size_t)argc, sizeof *c->extra);
