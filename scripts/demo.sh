@@ -49,11 +49,13 @@ show_progress() {
 }
 
 step "build (compiler output in $out/build.log)"
+if [ -z "${DEMO_BUILD:-}" ]; then
+  targets=$(demo_targets)
+  echo "building ${targets:-everything}"
+fi
 if [ -n "${DEMO_BUILD:-}" ]; then
   bash -c "$DEMO_BUILD"
 else
-  targets=$(demo_targets)
-  echo "building: ${targets:-everything}"
   # shellcheck disable=SC2086  # the target names are words
   cmake --build "$build" -j "$jobs" ${targets:+--target $targets}
 fi 2>&1 | tee "$out/build.log" | show_progress
