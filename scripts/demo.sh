@@ -67,10 +67,13 @@ if [ "${PIPESTATUS[0]}" -ne 0 ]; then
   exit 1
 fi
 reports=$(grep -c '^ptxas info *: Used' "$out/build.log")
+compiled=$(grep -cE '^\[ *[0-9]+%\] Building ' "$out/build.log")
 if [ "$reports" -gt 0 ]; then
   ran+=("build: $reports kernels compiled; their ptxas resource reports (registers, spills, shared memory) are in $out/build.log")
+elif [ "$compiled" -gt 0 ]; then
+  ran+=("build: $compiled files compiled; the compiler's output is in $out/build.log")
 else
-  ran+=("build: up to date, nothing recompiled (no new ptxas resource report in $out/build.log)")
+  ran+=("build: up to date, nothing recompiled")
 fi
 echo "${ran[-1]}"
 
