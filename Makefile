@@ -3,6 +3,9 @@
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+# CMake's Makefiles call make within make: without this every one of them
+# prints "Entering/Leaving directory" around its work.
+MAKEFLAGS += --no-print-directory
 
 # CI builds with warnings as errors.
 ifneq ($(CI),)

@@ -187,8 +187,37 @@ void wl_warp_summary(const wl_warp_map *m, const char *space, char *out, size_t 
   }
 }
 
+/* C_3's fix moves the table out of constant memory, to global memory read
+ * through the read-only path (or to shared memory): every lane keeps its
+ * word, and the warp's distinct words are served together. So its "after"
+ * is the same lanes drawn in global memory; the check's own picture, every
+ * lane on one word, would be a broadcast that changes what the code
+ * computes. */
+static bool moves_to_global(const wl_finding *f) { return strcmp(f->rule, "C_3") == 0; }
+
+const wl_warp *wl_fixed_warp(const wl_finding *f, const char **space) {
+  *space = f->space;
+  if (moves_to_global(f)) {
+    *space = "global";
+    return f->warp.known ? &f->warp : NULL;
+  }
+  return f->fixed.known ? &f->fixed : NULL;
+}
+
+bool wl_fixed_metric(const wl_finding *f, char *key, size_t size) {
+  wl_warp_map m;
+  if (!moves_to_global(f) || !f->warp.known || !wl_warp_map_of(&f->warp, "constant", &m)) return false;
+  int distinct = 1;
+  while (distinct < m.cost && distinct < 32) distinct *= 2;   /* the profile's 1, 2, 4 ... 32 */
+  snprintf(key, size, "warp.global.distinct_%d", distinct);
+  return true;
+}
+
 const char *wl_warp_missing(const wl_finding *f, bool fixed) {
   if (strcmp(f->space, "launch") == 0) return "a launch shape, no memory access to draw";
+  if (fixed && moves_to_global(f))
+    return "the fix moves the table to global memory (read-only path) or shared memory, where the lanes keep "
+           "their words; their offsets are not known lane by lane";
   if (fixed && strcmp(f->space, "local") == 0) return "the fix keeps the values in registers: no memory access";
   if (fixed) return "warplint models no addresses after this fix";
   return "the lanes' offsets are not known lane by lane (they depend on run-time values)";
@@ -215,7 +244,10 @@ static void draw_warp(FILE *out, const wl_warp *w, const char *space, const char
   }
   char summary[320];
   wl_warp_summary(&m, space, summary, sizeof summary);
-  fprintf(out, "  %s: %s\n", title, summary);
+  if (w->example[0])
+    fprintf(out, "  %s, drawn for %s as an example (the offsets depend on run-time sizes%s): %s\n", title,
+            w->example, wl_example_scales(w) ? "; any larger size draws the same sectors and lines" : "", summary);
+  else fprintf(out, "  %s: %s\n", title, summary);
   long long lane[32], byte[32], target[32], ways[32];
   bool shown[32], all[32];
   int digits = 2;
@@ -238,11 +270,31 @@ static void draw_warp(FILE *out, const wl_warp *w, const char *space, const char
   }
 }
 
+/* Lanes of an example drawing 128 bytes or more apart: each has a line of
+ * its own, which a larger size keeps. */
+bool wl_example_scales(const wl_warp *w) {
+  int first = -1;
+  for (int l = 0; l < 32 && first < 0; l++)
+    if (lane_active(w, l)) first = l;
+  for (int l = first + 1; first >= 0 && l < 32; l++)
+    if (lane_active(w, l)) return w->offset[l] - w->offset[first] >= 128LL * (l - first);
+  return false;
+}
+
+static void draw_fixed(FILE *out, const wl_finding *f, const char *title) {
+  const char *space;
+  const wl_warp *fixed = wl_fixed_warp(f, &space);
+  char label[160];
+  if (moves_to_global(f)) snprintf(label, sizeof label, "%s (the table in global memory, read-only path)", title);
+  else snprintf(label, sizeof label, "%s", title);
+  if (fixed) draw_warp(out, fixed, space, label);
+  else fprintf(out, "  %s: not drawn: %s\n", title, wl_warp_missing(f, true));
+}
+
 void wl_draw_finding(FILE *out, const wl_finding *f) {
   if (f->warp.known) draw_warp(out, &f->warp, f->space, "warp as written");
   else fprintf(out, "  warp as written: not drawn: %s\n", wl_warp_missing(f, false));
-  if (f->fixed.known) draw_warp(out, &f->fixed, f->space, "after the fix");
-  else fprintf(out, "  after the fix: not drawn: %s\n", wl_warp_missing(f, true));
+  draw_fixed(out, f, "after the fix");
 }
 
 static const char *base_name(const char *path) {
@@ -287,8 +339,17 @@ void wl_draw_rule_examples(FILE *out, const char *rule, const char *bad_path, co
     if (good_count) fprintf(out, "warplint still finds %d %s\n", good_count, rule);
     else fprintf(out, "warplint finds no %s\n", rule);
   }
-  if (f && f->fixed.known) draw_warp(out, &f->fixed, f->space, "the bad example's warp after the fix");
-  else if (f) fprintf(out, "  the bad example's warp after the fix: not drawn: %s\n", wl_warp_missing(f, true));
+  if (f) draw_fixed(out, f, "the bad example's warp after the fix");
+  char key[64];
+  wl_metric before, after;
+  if (f && f->metric_count && wl_fixed_metric(f, key, sizeof key)) {
+    wl_metric_lookup(opt, key, &after);
+    before = f->metrics[0];
+    if (before.present && after.present)
+      fprintf(out, "  measured on %s: %.4g %s as written (%s), %.4g %s after the fix (%s)\n",
+              opt->profile_name ? opt->profile_name : "the profile", before.value, before.unit, before.key,
+              after.value, after.unit, after.key);
+  }
   wl_result_free(&bad);
   wl_result_free(&good);
   clang_disposeIndex(index);

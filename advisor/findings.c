@@ -3,11 +3,50 @@
  * NOLINTNEXTLINE suppressions. */
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const wl_space_names[] = {"global", "shared", "constant", "local", "texture"};
 
 /* ---- findings ---- */
+
+/* A lane model known only as a stride that holds run-time sizes (the naive
+ * transpose's out[x * n + y]: lanes n elements apart) is drawn for a stated
+ * example: every size in the stride taken as EXAMPLE_SIZE, the smallest at
+ * which lanes of 4-byte elements are a 128-byte line apart, so that a larger
+ * size draws the same sectors and lines. Lane l is taken as threadIdx.x = l
+ * (a block at least a warp wide). Strides that hold thread or block indices
+ * are left undrawn. */
+#define EXAMPLE_SIZE 32
+
+static void example_picture(const kernel_ctx *k, wl_warp *w, const lane_model *m, long long width) {
+  if (m->kind != LANE_SYMBOLIC || m->stride.unknown || m->stride.count == 0 || k->atom_count <= 0) return;
+  long long *values = calloc((size_t)k->atom_count, sizeof *values), stride;
+  char names[96] = "";
+  size_t used = 0;
+  bool drawable = values != NULL;
+  for (int i = 0; drawable && i < m->stride.count; i++) {
+    const poly_term *t = &m->stride.terms[i];
+    for (int a = 0; a < t->degree && drawable; a++) {
+      int id = t->atoms[a];
+      drawable = id >= ATOM_FIRST_SYMBOL && id < k->atom_count;
+      if (!drawable || values[id]) continue;
+      values[id] = EXAMPLE_SIZE;
+      used += (size_t)snprintf(names + used, used < sizeof names ? sizeof names - used : 0, "%s%s = %d",
+                               used ? ", " : "", k->atoms[id].name, EXAMPLE_SIZE);
+    }
+  }
+  if (drawable && names[0] && used < sizeof names && poly_eval(&m->stride, values, k->atom_count, &stride) &&
+      stride > 0) {
+    lane_model example = *m;
+    example.kind = LANE_CONCRETE;
+    if (!example.active) example.active = 0xffffffffu;
+    for (int l = 0; l < 32; l++) example.offset[l] = l * stride;
+    warp_picture(w, &example, width);
+    snprintf(w->example, sizeof w->example, "%s", names);
+  }
+  free(values);
+}
 
 wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
                                const array_info *a) {
@@ -34,6 +73,10 @@ wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
                                               x->call_line));
     free(kernel_file);
   }
+  /* Sectors and lines only: which bank a lane hits (shared) depends on the
+   * size itself, not only on its being large. */
+  if (!f->warp.known && (a->space == SP_GLOBAL || a->space == SP_TEXTURE))
+    example_picture(k, &f->warp, &x->lanes, x->width);
   return f;
 }
 

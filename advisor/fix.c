@@ -42,6 +42,9 @@ static int write_file(const char *path, const char *data, size_t len) {
   return ok ? 0 : -1;
 }
 
+/* Returns how many edits it made (fix-its that repeat another, or overlap
+ * one before them, count once or not at all), or -1 when the file could not
+ * be read or rewritten. */
 int wl_apply_fixes(const wl_file_result *r, bool backup) {
   if (r->failed) return 0;
   size_t total = 0;
@@ -71,8 +74,10 @@ int wl_apply_fixes(const wl_file_result *r, bool backup) {
   for (size_t j = 0; j < n; j++) out_len += strlen(edits[j].replacement);
   char *out = malloc(out_len + 1);
   size_t from = 0, used = 0;
+  int applied = 0;
   for (size_t j = 0; out && j < n; j++) {
     if (edits[j].offset < from) continue;  /* overlaps the previous edit: skip it */
+    applied++;
     memcpy(out + used, text + from, edits[j].offset - from);
     used += edits[j].offset - from;
     size_t rl = strlen(edits[j].replacement);
@@ -95,5 +100,5 @@ int wl_apply_fixes(const wl_file_result *r, bool backup) {
   free(out);
   free(edits);
   free(text);
-  return rc;
+  return rc == 0 ? applied : -1;
 }

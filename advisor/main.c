@@ -5,12 +5,15 @@
 
 #include <clang-c/CXCompilationDatabase.h>
 #include <clang-c/Index.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +59,7 @@ typedef struct cli {
   const char *command, *format, *gpu, *build_dir, *fail_on, *changed_since, *output, *model;
   wl_options opt;
   int jobs;
-  bool help, fix, backup, ptxas, shim, draw;
+  bool help, fix, backup, ptxas, shim, draw, arch_given;
   const char **files; int file_count;
   const char **extra; int extra_count;
   char **changed; int changed_count;   /* --changed-since: the files git names */
@@ -65,72 +68,106 @@ typedef struct cli {
 
 static const char *const commands[] = {"check", "arrays", "explain", "rules", "verify"};
 
+/* A mistake on the command line: one line naming it, exit status 2. The
+ * whole usage is for --help (and for no command at all). */
 static int usage_error(const char *what) {
-  fprintf(stderr, "warplint: %s\n%s", what, usage_text);
+  fprintf(stderr, "warplint: %s (see warplint --help)\n", what);
   return 2;
 }
 
-/* Value of --name=value or --name value. */
-static const char *option_value(int argc, char **argv, int *i, const char *name) {
-  size_t n = strlen(name);
-  if (strncmp(argv[*i], name, n) != 0) return NULL;
-  if (argv[*i][n] == '=') return argv[*i] + n + 1;
-  if (argv[*i][n] == 0 && *i + 1 < argc) return argv[++*i];
-  return NULL;
+/* "NAME 'VALUE' is not one of ...": the value given and the accepted ones. */
+static int bad_value(const char *option, const char *value, const char *accepted) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s '%s' is not one of %s", option, value, accepted);
+  return usage_error(msg);
 }
 
-static int parse_cli(int argc, char **argv, cli *c) {
-  c->files = calloc((size_t)argc, sizeof *c->files);
-  c->extra = calloc((size_t)argc, sizeof *c->extra);
-  for (int i = 2; i < argc; i++) {
-    const char *v;
-    if (strcmp(argv[i], "--") == 0 && strcmp(c->command, "verify") == 0) {
-      c->program = argv + i + 1;
-      break;
-    }
-    if (strcmp(argv[i], "--") == 0) {
-      for (i++; i < argc; i++) c->extra[c->extra_count++] = argv[i];
-      break;
-    }
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      c->help = true;
-      return 0;
-    }
-    if ((v = option_value(argc, argv, &i, "--format"))) c->format = v;
-    else if ((v = option_value(argc, argv, &i, "--gpu"))) c->gpu = v;
-    else if ((v = option_value(argc, argv, &i, "--arch"))) c->opt.arch = v;
-    else if ((v = option_value(argc, argv, &i, "--fail-on"))) c->fail_on = v;
-    else if ((v = option_value(argc, argv, &i, "--cuda-path"))) c->opt.cuda_path = v;
-    else if ((v = option_value(argc, argv, &i, "--model"))) c->model = v;
-    else if ((v = option_value(argc, argv, &i, "-p"))) c->build_dir = v;
-    else if ((v = option_value(argc, argv, &i, "--changed-since"))) c->changed_since = v;
-    else if ((v = option_value(argc, argv, &i, "-o"))) c->output = v;
-    else if ((v = option_value(argc, argv, &i, "-j"))) c->jobs = atoi(v);
-    else if (strncmp(argv[i], "-j", 2) == 0 && argv[i][2]) c->jobs = atoi(argv[i] + 2);
-    else if (strcmp(argv[i], "--fix") == 0) c->fix = true;
-    else if (strcmp(argv[i], "--backup") == 0) c->backup = true;
-    else if (strcmp(argv[i], "--ptxas") == 0) c->ptxas = true;
-    else if (strcmp(argv[i], "--shim") == 0) c->shim = true;
-    else if (strcmp(argv[i], "--draw") == 0) c->draw = true;
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      char msg[256];
-      snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[i]);
-      return usage_error(msg);
-    } else c->files[c->file_count++] = argv[i];
-  }
-  if (strcmp(c->format, "text") && strcmp(c->format, "json") && strcmp(c->format, "sarif") &&
-      strcmp(c->format, "html"))
-    return usage_error("--format must be text, json, sarif or html");
+static bool one_of(const char *value, const char *const *accepted) {
+  for (; *accepted; accepted++)
+    if (strcmp(value, *accepted) == 0) return true;
+  return false;
+}
+
+/* Long options; the short ones are -h, -j N, -o FILE, -p DIR. */
+enum { opt_format = 256, opt_gpu, opt_arch, opt_fail_on, opt_cuda_path, opt_changed_since, opt_fix, opt_backup,
+       opt_ptxas, opt_shim, opt_draw, opt_model };
+static const struct option long_options[] = {
+  {"help", no_argument, NULL, 'h'},
+  {"format", required_argument, NULL, opt_format},
+  {"gpu", required_argument, NULL, opt_gpu},
+  {"arch", required_argument, NULL, opt_arch},
+  {"fail-on", required_argument, NULL, opt_fail_on},
+  {"cuda-path", required_argument, NULL, opt_cuda_path},
+  {"changed-since", required_argument, NULL, opt_changed_since},
+  {"fix", no_argument, NULL, opt_fix},
+  {"backup", no_argument, NULL, opt_backup},
+  {"ptxas", no_argument, NULL, opt_ptxas},
+  {"shim", no_argument, NULL, opt_shim},
+  {"draw", no_argument, NULL, opt_draw},
+  {"model", required_argument, NULL, opt_model},
+  {NULL, 0, NULL, 0},
+};
+
+/* The checks between options, once all are read. */
+static int check_options(const cli *c) {
+  static const char *const formats[] = {"text", "json", "sarif", "html", NULL};
+  static const char *const levels[] = {"warning", "note", NULL};
+  static const char *const models[] = {"device", "syntax", NULL};
+  if (!one_of(c->format, formats)) return bad_value("--format", c->format, "text, json, sarif or html");
   if (c->output && strcmp(c->format, "html")) return usage_error("-o is for --format=html");
   if (c->draw && strcmp(c->format, "text")) return usage_error("--draw is for the text output");
-  if (strcmp(c->fail_on, "warning") && strcmp(c->fail_on, "note"))
-    return usage_error("--fail-on must be warning or note");
+  if (!one_of(c->fail_on, levels)) return bad_value("--fail-on", c->fail_on, "warning or note");
   if (c->jobs < 1 || c->jobs > 256) return usage_error("-j needs a number from 1 to 256");
   if (strncmp(c->opt.arch, "sm_", 3) != 0) return usage_error("--arch must look like sm_90");
   if (c->shim && c->opt.cuda_path) return usage_error("--shim and --cuda-path exclude each other");
-  if (strcmp(c->model, "device") && strcmp(c->model, "syntax")) return usage_error("--model must be device or syntax");
-  c->opt.syntax_only = strcmp(c->model, "syntax") == 0;
+  if (!one_of(c->model, models)) return bad_value("--model", c->model, "device or syntax");
   return 0;
+}
+
+/* argv[1] is the command; its options and FILES may come in any order
+ * (getopt_long hands the FILES back in order, as option 1); what follows
+ * "--" is passed to the compiler. */
+static int parse_cli(int argc, char **argv, cli *c) {
+  c->files = calloc((size_t)argc, sizeof *c->files);
+  c->extra = calloc((size_t)argc, sizeof *c->extra);
+  int end = argc;  /* getopt_long never sees "--" and what follows */
+  for (int i = 2; i < argc; i++)
+    if (strcmp(argv[i], "--") == 0) { end = i; break; }
+  /* after "--": verify's program and its arguments, else the compiler's */
+  if (end < argc && strcmp(c->command, "verify") == 0) c->program = argv + end + 1;
+  else
+    for (int i = end + 1; i < argc; i++) c->extra[c->extra_count++] = argv[i];
+  opterr = 0;   /* warplint words its own errors */
+  optind = 2;
+  int opt;
+  while ((opt = getopt_long(end, argv, "-hj:o:p:", long_options, NULL)) != -1) {
+    switch (opt) {
+    case 1: c->files[c->file_count++] = optarg; break;   /* a FILE, in order among the options */
+    case 'h': c->help = true; return 0;
+    case 'j': c->jobs = atoi(optarg); break;
+    case 'o': c->output = optarg; break;
+    case 'p': c->build_dir = optarg; break;
+    case opt_format: c->format = optarg; break;
+    case opt_gpu: c->gpu = optarg; break;
+    case opt_arch: c->opt.arch = optarg; c->arch_given = true; break;
+    case opt_fail_on: c->fail_on = optarg; break;
+    case opt_cuda_path: c->opt.cuda_path = optarg; break;
+    case opt_changed_since: c->changed_since = optarg; break;
+    case opt_fix: c->fix = true; break;
+    case opt_backup: c->backup = true; break;
+    case opt_ptxas: c->ptxas = true; break;
+    case opt_shim: c->shim = true; break;
+    case opt_draw: c->draw = true; break;
+    case opt_model: c->model = optarg; break;
+    default: {
+      char msg[256];
+      snprintf(msg, sizeof msg, "unknown or incomplete option '%s'", argv[optind - 1]);
+      return usage_error(msg);
+    }
+    }
+  }
+  c->opt.syntax_only = strcmp(c->model, "syntax") == 0;
+  return check_options(c);
 }
 
 /* ---- which headers to parse with ---- */
@@ -164,6 +201,7 @@ static int choose_headers(cli *c, char **toolkit, char **cccl) {
 typedef struct job {
   const char *path;
   char **args; int arg_count;
+  const char *problem;   /* why the path cannot be analysed (a folder with no .cu file), or NULL */
 } job;
 
 static char *cx_string(CXString s) {
@@ -286,6 +324,70 @@ static bool ends_with(const char *s, const char *suffix) {
   return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* ---- folders on the command line: the .cu files inside them ---- */
+
+typedef struct name_list { char **names; int count, cap; } name_list;
+
+static void name_list_add(name_list *l, char *name) {
+  if (l->count == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 16;
+    char **grown = realloc(l->names, (size_t)cap * sizeof *grown);
+    if (!grown) { free(name); return; }
+    l->names = grown;
+    l->cap = cap;
+  }
+  l->names[l->count++] = name;
+}
+
+static int by_string(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Every .cu file under folder (hidden folders left out), sorted by path. */
+static void collect_cu_files(const char *folder, name_list *out) {
+  DIR *dir = opendir(folder);
+  if (!dir) return;
+  struct dirent *e;
+  while ((e = readdir(dir))) {
+    if (e->d_name[0] == '.') continue;
+    char *path = wl_format("%s%s%s", folder, ends_with(folder, "/") ? "" : "/", e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+      collect_cu_files(path, out);
+      free(path);
+    } else if (ends_with(e->d_name, ".cu")) {
+      name_list_add(out, path);
+    } else {
+      free(path);
+    }
+  }
+  closedir(dir);
+}
+
+static bool is_folder(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* One job per file; a folder stands for the .cu files under it, and a
+ * folder with none is one job that says so. */
+static void add_path_jobs(const char *path, job **jobs, int *n, int *cap) {
+  name_list files = {0};
+  if (is_folder(path)) collect_cu_files(path, &files);
+  else name_list_add(&files, wl_strdup(path));
+  if (files.count > 1) qsort(files.names, (size_t)files.count, sizeof *files.names, by_string);
+  int needed = files.count ? files.count : 1;
+  if (*n + needed > *cap) {
+    *cap = 2 * (*n + needed);
+    job *grown = realloc(*jobs, (size_t)*cap * sizeof *grown);
+    if (!grown) { *cap = *n; return; }
+    *jobs = grown;
+  }
+  if (files.count == 0) {
+    (*jobs)[(*n)++] = (job){.path = wl_strdup(path), .problem = "a folder with no .cu file in it"};
+  }
+  for (int i = 0; i < files.count; i++) (*jobs)[(*n)++] = (job){.path = files.names[i]};
+  free(files.names);
+}
+
 /* Files from the command line, each with its database flags; with -p and no
  * files, every .cu file in the database. */
 static int make_jobs(cli *c, job **out, int *count) {
@@ -315,18 +417,19 @@ static int make_jobs(cli *c, job **out, int *count) {
     }
     clang_CompileCommands_dispose(all);
   } else {
-    jobs = calloc((size_t)c->file_count + 1, sizeof *jobs);
-    for (int i = 0; i < c->file_count; i++) {
-      jobs[n].path = wl_strdup(c->files[i]);
+    int cap = c->file_count + 1, listed = 0;
+    jobs = calloc((size_t)cap, sizeof *jobs);
+    for (int i = 0; i < c->file_count; i++) add_path_jobs(c->files[i], &jobs, &listed, &cap);
+    for (; n < listed; n++) {
+      if (jobs[n].problem) continue;
       if (db) {
         char resolved[PATH_MAX];
-        const char *key = realpath(c->files[i], resolved) ? resolved : c->files[i];
+        const char *key = realpath(jobs[n].path, resolved) ? resolved : jobs[n].path;
         CXCompileCommands cmds = clang_CompilationDatabase_getCompileCommands(db, key);
         if (cmds && clang_CompileCommands_getSize(cmds) > 0)
           database_args(clang_CompileCommands_getCommand(cmds, 0), &jobs[n]);
         if (cmds) clang_CompileCommands_dispose(cmds);
       }
-      n++;
     }
   }
   if (db) clang_CompilationDatabase_dispose(db);
@@ -467,6 +570,12 @@ static void *worker(void *arg) {
     pthread_mutex_unlock(&p->lock);
     if (i >= p->count) break;
     job *j = &p->jobs[i];
+    if (j->problem) {
+      p->results[i].path = wl_strdup(j->path);
+      p->results[i].failed = true;
+      wl_result_error(&p->results[i], "%s: error: %s", j->path, j->problem);
+      continue;
+    }
     const char *args[256];
     int n = 0;
     for (int a = 0; a < j->arg_count && n < 200; a++) args[n++] = j->args[a];
@@ -495,9 +604,10 @@ static void load_profile(cli *c, json_value **profile, char *name, size_t size) 
   char err[512];
   *profile = wl_load_profile(c->gpu, c->opt.arch, name, size, err, sizeof err);
   if (!*profile) {
-    /* An explicit --gpu that cannot be loaded stops the run (exit 2); without
-     * one, the findings still come, only without measured estimates. */
-    if (c->gpu) fprintf(stderr, "warplint: error: %s\n", err);
+    /* An explicit --gpu, or an --arch no profile was measured on, stops the
+     * run (exit 2); without either, the findings still come, only without
+     * measured estimates (a lone binary, away from its data folder). */
+    if (c->gpu || c->arch_given) fprintf(stderr, "warplint: error: %s\n", err);
     else fprintf(stderr, "warplint: %s; estimates will say \"not measured\"\n", err);
     return;
   }
@@ -506,11 +616,53 @@ static void load_profile(cli *c, json_value **profile, char *name, size_t size) 
   c->opt.profile_short = json_string_or(json_path(*profile, "gpu.short"), name);
 }
 
+/* A file that parsed but holds no kernel (a text file, host code only) is
+ * said to have none, so that "0 kernels" is not taken for a clean bill. */
+static void note_no_kernel(wl_file_result *results, int count) {
+  for (int i = 0; i < count; i++) {
+    wl_file_result *r = &results[i];
+    long kernels = r->kernels_analysed + r->kernels_skipped;   /* its headers' too */
+    for (size_t h = 0; h < r->header_count; h++) kernels += r->headers[h].kernels_analysed;
+    if (!r->failed && kernels == 0)
+      wl_result_note(r, "%s: note: no kernel found (no __global__ function defined in this file)", r->path);
+  }
+}
+
+/* --fix: applies each file's fix-its, says what it applied, and leaves the
+ * findings it fixed out of the report and the exit status: they are moved
+ * past finding_count, which *total keeps for wl_result_free. Returns 2 when
+ * a file could not be rewritten, else 0. */
+static int apply_fixes(const cli *c, wl_file_result *results, size_t count, size_t *total) {
+  FILE *say = strcmp(c->format, "text") == 0 ? stdout : stderr;  /* never inside JSON or SARIF */
+  int status = 0;
+  for (size_t i = 0; i < count; i++) {
+    wl_file_result *r = &results[i];
+    total[i] = r->finding_count;
+    if (r->failed) continue;
+    int applied = wl_apply_fixes(r, c->backup);
+    if (applied < 0) { status = 2; continue; }
+    if (applied == 0) continue;
+    if (c->backup)
+      fprintf(say, "warplint: applied %d fix-it%s to %s; backup %s.orig\n", applied, applied == 1 ? "" : "s",
+              r->path, r->path);
+    else fprintf(say, "warplint: applied %d fix-it%s to %s\n", applied, applied == 1 ? "" : "s", r->path);
+    size_t kept = 0;   /* the findings with no fix-it, in their order, first */
+    for (size_t f = 0; f < r->finding_count; f++) {
+      if (r->findings[f].fix_count) continue;
+      wl_finding unfixed = r->findings[f];
+      r->findings[f] = r->findings[kept];
+      r->findings[kept++] = unfixed;
+    }
+    r->finding_count = kept;
+  }
+  return status;
+}
+
 static int run_check(cli *c, bool inventory) {
   json_value *profile = NULL;
   char profile_name[256] = "";
   load_profile(c, &profile, profile_name, sizeof profile_name);
-  if (c->gpu && !profile) return 2;
+  if ((c->gpu || c->arch_given) && !profile) return 2;
   if (c->changed_since && changed_files(c) != 0) { json_free(profile); return 2; }
   job *jobs;
   int count;
@@ -524,30 +676,37 @@ static int run_check(cli *c, bool inventory) {
   if (choose_headers(c, &toolkit, &cccl) != 0) { free(jobs); json_free(profile); return 2; }
   wl_file_result *results = calloc((size_t)count + 1, sizeof *results);
   analyse_all(c, jobs, count, results);
+  note_no_kernel(results, count);
   /* the project headers' kernels and findings, as results of their own */
   size_t total = wl_flatten_results(&results, (size_t)count);
   if (verify) wl_verify_attach(results, total, &measured);
   wl_measurement_free(&measured);
+  size_t *findings = calloc(total + 1, sizeof *findings);
+  for (size_t i = 0; i < total; i++) findings[i] = results[i].finding_count;
+  int unfixed = c->fix ? apply_fixes(c, results, total, findings) : 0;
   int unwritten = 0;
   if (inventory) wl_print_arrays_table(results, total);
   else if (strcmp(c->format, "json") == 0) wl_print_json(results, total, &c->opt);
   else if (strcmp(c->format, "sarif") == 0) wl_print_sarif(results, total);
   else if (strcmp(c->format, "html") == 0) unwritten = wl_print_html(results, total, &c->opt, c->output);
   else wl_print_text(results, total, c->draw);
-  int status = unwritten ? 2 : 0;
+  int status = unwritten || unfixed ? 2 : 0;
   for (size_t i = 0; i < total; i++) {
     if (results[i].failed) status = 2;
     for (size_t f = 0; f < results[i].finding_count && status == 0; f++)
       if (strcmp(results[i].findings[f].severity, "warning") == 0 || strcmp(c->fail_on, "note") == 0) status = 1;
-    if (c->fix && !results[i].failed && wl_apply_fixes(&results[i], c->backup) != 0) status = 2;
   }
-  for (size_t i = 0; i < total; i++) wl_result_free(&results[i]);
+  for (size_t i = 0; i < total; i++) {
+    results[i].finding_count = findings[i];   /* the fixed ones too, to be freed */
+    wl_result_free(&results[i]);
+  }
   for (int i = 0; i < count; i++) {
     free((char *)jobs[i].path);
     for (int a = 0; a < jobs[i].arg_count; a++) free(jobs[i].args[a]);
     free(jobs[i].args);
   }
   free(results);
+  free(findings);
   free(jobs);
   free(toolkit);
   free(cccl);
@@ -575,6 +734,20 @@ static char *example_path(const char *value) {
   return value && ends_with(value, ".cu") ? wl_format("%s/rules/%s", wl_share_dir(), value) : NULL;
 }
 
+/* An example's text without the test suite's markers: "// expect: S_1"
+ * and what follows it on its line, with the blanks before it, are for
+ * tests/advisor, not for the reader. */
+static void print_without_markers(const char *text) {
+  for (const char *line = text; *line;) {
+    size_t len = strcspn(line, "\n");
+    const char *marker = strstr(line, "// expect:");
+    size_t keep = marker && (size_t)(marker - line) < len ? (size_t)(marker - line) : len;
+    while (keep > 0 && keep < len && (line[keep - 1] == ' ' || line[keep - 1] == '\t')) keep--;
+    printf("%.*s\n", (int)keep, line);
+    line += len + (line[len] == '\n');
+  }
+}
+
 static void print_example(const char *label, const char *value) {
   if (!value) return;
   printf("\n%s:\n", label);
@@ -582,7 +755,7 @@ static void print_example(const char *label, const char *value) {
   if (path) {
     size_t len;
     char *text = read_text_file(path, &len);
-    if (text) fputs(text, stdout);
+    if (text) print_without_markers(text);
     else printf("  (%s; not found at %s)\n", value, path);
     free(text);
     free(path);
@@ -697,7 +870,7 @@ static int run_explain(cli *c) {
   json_value *profile = NULL, *k20c = NULL;
   char name[256] = "", paper_name[256] = "", err[512];
   load_profile(c, &profile, name, sizeof name);
-  if (c->gpu && !profile) return 2;   /* as check does */
+  if ((c->gpu || c->arch_given) && !profile) return 2;   /* as check does */
   wl_options paper = c->opt;
   k20c = wl_load_profile("k20c-paper", "sm_35", paper_name, sizeof paper_name, err, sizeof err);
   if (!k20c) fprintf(stderr, "warplint: %s\n", err);
@@ -734,7 +907,10 @@ static bool known_command(const char *name) {
 
 int main(int argc, char **argv) {
   device_init();
-  if (argc < 2) return usage_error("no command");
+  if (argc < 2) {
+    fprintf(stderr, "warplint: no command\n%s", usage_text);
+    return 2;
+  }
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) { fputs(usage_text, stdout); return 0; }
   if (strcmp(argv[1], "--version") == 0) {
     /* what decides how files parse: the libclang and the headers it will use */
@@ -747,7 +923,7 @@ int main(int argc, char **argv) {
     free(toolkit);
     return 0;
   }
-  if (!known_command(argv[1])) return usage_error("unknown command (check, arrays, explain, rules, verify)");
+  if (!known_command(argv[1])) return bad_value("command", argv[1], "check, arrays, explain, rules or verify");
   cli c = {.command = argv[1], .format = "text", .fail_on = "warning", .model = "device", .jobs = 1};
   c.opt.arch = "sm_90";
   c.opt.shim_path = WARPLINT_SHIM_VIRTUAL_PATH;

@@ -115,6 +115,7 @@ json_value *wl_load_profile(const char *name_or_file, const char *arch, char *na
     return NULL;
   }
   json_value *best = NULL;
+  char others[1024] = "";   /* "h100-sxm (sm_90), k20c-paper (sm_35)": the profiles there, for the error */
   struct dirent *e;
   char names[256][200];
   int count = 0;
@@ -132,6 +133,11 @@ json_value *wl_load_profile(const char *name_or_file, const char *arch, char *na
     const json_value *gpu = json_get(p, "gpu");
     bool arch_match = strcmp(json_string_or(json_get(gpu, "arch"), ""), arch) == 0;
     bool measured = strcmp(json_string_or(json_get(gpu, "source"), ""), "measured") == 0;
+    char stem[200];
+    stem_of(path, stem, sizeof stem);
+    size_t used = strlen(others);
+    snprintf(others + used, sizeof others - used, "%s%s (%s)", used ? ", " : "", stem,
+             json_string_or(json_get(gpu, "arch"), "no arch"));
     if (arch_match && (!best || measured)) {
       json_free(best);
       best = p;
@@ -141,7 +147,10 @@ json_value *wl_load_profile(const char *name_or_file, const char *arch, char *na
       json_free(p);
     }
   }
-  if (!best) snprintf(err, err_size, "no GPU profile for %s in %s", arch, wl_data_dir());
+  if (!best && others[0])
+    snprintf(err, err_size, "no GPU profile for %s in %s; it has %s: name one with --gpu", arch, wl_data_dir(),
+             others);
+  else if (!best) snprintf(err, err_size, "no GPU profile for %s in %s", arch, wl_data_dir());
   return best;
 }
 

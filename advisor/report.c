@@ -43,9 +43,18 @@ static void print_file_diagnostics(const wl_file_result *r) {
 
 static const char *plural(long n, const char *one, const char *many) { return n == 1 ? one : many; }
 
-/* "warplint: 3 files analysed (7 kernels), 1 file skipped; 5 warnings, 1 note" */
-void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
-  long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0, syntax = 0;
+/* The "note:" lines the text prints under a finding: its notes, its
+ * fix-its and the ptxas verdict. (A file's own notes are counted apart.) */
+static long detail_lines(const wl_finding *f) {
+  return f->note_count + f->fix_count + (f->confirmed_set ? 1 : 0);
+}
+
+/* "warplint: 3 files analysed (7 kernels), 1 file skipped; 5 warnings, 1 note"
+ * and, for the text, how many of the "note:" lines printed are not findings
+ * (a finding's explanations and fix-its, a file's notes), so that the
+ * counts add up to what was printed. */
+static void print_summary(FILE *out, const wl_file_result *results, size_t count, bool text) {
+  long analysed = 0, skipped = 0, kernels = 0, kernels_skipped = 0, warnings = 0, notes = 0, details = 0, syntax = 0;
   for (size_t i = 0; i < count; i++) {
     const wl_file_result *r = &results[i];
     if (r->failed) skipped++;
@@ -53,9 +62,11 @@ void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
     kernels += r->kernels_analysed;
     kernels_skipped += r->kernels_skipped;
     for (size_t k = 0; k < r->kernel_count; k++) syntax += strcmp(r->kernels[k].analysis, "syntax") == 0;
+    details += (long)r->note_count;   /* the file's own notes: parse errors outside kernels, no kernel */
     for (size_t k = 0; k < r->finding_count; k++) {
       if (strcmp(r->findings[k].severity, "warning") == 0) warnings++;
       else notes++;
+      details += detail_lines(&r->findings[k]);
     }
   }
   fprintf(out, "warplint: %ld %s analysed (%ld %s", analysed, plural(analysed, "file", "files"), kernels,
@@ -65,8 +76,16 @@ void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
   if (skipped) fprintf(out, ", %ld %s skipped", skipped, plural(skipped, "file", "files"));
   if (kernels_skipped)
     fprintf(out, ", %ld %s skipped", kernels_skipped, plural(kernels_skipped, "kernel", "kernels"));
-  fprintf(out, "; %ld %s, %ld %s\n", warnings, plural(warnings, "warning", "warnings"), notes,
+  fprintf(out, "; %ld %s, %ld %s", warnings, plural(warnings, "warning", "warnings"), notes,
           plural(notes, "note", "notes"));
+  if (text && details)
+    fprintf(out, " (and %ld more \"note:\" %s: explanations, fix-its, file notes)", details,
+            plural(details, "line", "lines"));
+  fputc('\n', out);
+}
+
+void wl_print_summary(FILE *out, const wl_file_result *results, size_t count) {
+  print_summary(out, results, count, false);
 }
 
 void wl_print_text(const wl_file_result *results, size_t count, bool draw) {
@@ -99,7 +118,7 @@ void wl_print_text(const wl_file_result *results, size_t count, bool draw) {
     }
     free(text);
   }
-  wl_print_summary(stdout, results, count);
+  print_summary(stdout, results, count, true);
 }
 
 /* warplint verify: "measured": {"state", "unit", "total", "ideal", "excess_percent",
@@ -121,11 +140,15 @@ static void write_measured(jsonw *w, const wl_finding *f) {
   jsonw_object_end(w);
 }
 
-/* {"width": 4, "lanes": [0, 4, null...]}: each active lane's byte offset
- * from the lowest, null for an inactive lane; null when not modelled. */
-static void write_warp(jsonw *w, const wl_warp *warp) {
-  if (!warp->known) { jsonw_null(w); return; }
+/* {"space": "global", "example": "n = 32", "width": 4, "lanes": [0, 4, null...]}:
+ * the memory drawn, the sizes an example drawing takes (only then), each
+ * active lane's byte offset from the lowest, null for an inactive lane;
+ * null when not modelled. */
+static void write_warp(jsonw *w, const wl_warp *warp, const char *space) {
+  if (!warp || !warp->known) { jsonw_null(w); return; }
   jsonw_object_begin(w);
+  jsonw_key(w, "space"); jsonw_string(w, space);
+  if (warp->example[0]) { jsonw_key(w, "example"); jsonw_string(w, warp->example); }
   jsonw_key(w, "width"); jsonw_int(w, warp->width);
   jsonw_key(w, "lanes");
   jsonw_array_begin(w);
@@ -205,8 +228,10 @@ void wl_print_json(const wl_file_result *results, size_t count, const wl_options
       if (f->confirmed_set) { jsonw_key(&w, "ptxas_confirmed"); jsonw_bool(&w, f->confirmed); }
       jsonw_object_end(&w);
       if (f->measured) write_measured(&w, f);
-      jsonw_key(&w, "warp"); write_warp(&w, &f->warp);
-      jsonw_key(&w, "fixed_warp"); write_warp(&w, &f->fixed);
+      const char *fixed_space;
+      const wl_warp *fixed = wl_fixed_warp(f, &fixed_space);
+      jsonw_key(&w, "warp"); write_warp(&w, &f->warp, f->space);
+      jsonw_key(&w, "fixed_warp"); write_warp(&w, fixed, fixed_space);
       jsonw_key(&w, "notes");
       jsonw_array_begin(&w);
       for (int n = 0; n < f->note_count; n++) jsonw_string(&w, f->notes[n]);
@@ -325,6 +350,117 @@ static void sarif_invocation(jsonw *w, const wl_file_result *results, size_t cou
   jsonw_array_end(w);
 }
 
+/* "artifactLocation": {"uri": uri}. */
+static void sarif_artifact(jsonw *w, const char *uri) {
+  jsonw_key(w, "artifactLocation");
+  jsonw_object_begin(w);
+  jsonw_key(w, "uri"); jsonw_string(w, uri);
+  jsonw_object_end(w);
+}
+
+/* "physicalLocation": uri at line:column. */
+static void sarif_physical_location(jsonw *w, const char *uri, unsigned line, unsigned column) {
+  jsonw_key(w, "physicalLocation");
+  jsonw_object_begin(w);
+  sarif_artifact(w, uri);
+  jsonw_key(w, "region");
+  jsonw_object_begin(w);
+  jsonw_key(w, "startLine"); jsonw_int(w, line);
+  jsonw_key(w, "startColumn"); jsonw_int(w, column);
+  jsonw_object_end(w);
+  jsonw_object_end(w);
+}
+
+/* Where a fix-it's bytes end: the line and column just past them, walking
+ * the source text (a replacement may run over a line end). */
+static void fix_end(const char *text, const wl_fix *fx, unsigned *line, unsigned *column) {
+  *line = fx->line;
+  *column = fx->column + fx->length;
+  if (!text) return;
+  const char *p = text;
+  for (unsigned l = 1; l < fx->line && p; l++) p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+  if (!p) return;
+  p += fx->column - 1;
+  unsigned col = fx->column;
+  for (unsigned k = 0; k < fx->length && *p; k++, p++) {
+    if (*p == '\n') { ++*line; col = 1; }
+    else col++;
+  }
+  *column = col;
+}
+
+/* The message, its text and in Markdown with the finding's notes under
+ * it, and the notes again as related locations (code scanning links them). */
+static void sarif_message_and_notes(jsonw *w, const char *uri, const wl_finding *f) {
+  jsonw_key(w, "message");
+  jsonw_object_begin(w);
+  jsonw_key(w, "text"); jsonw_string(w, f->message);
+  if (f->note_count) {
+    size_t size = strlen(f->message) + 8;
+    for (int n = 0; n < f->note_count; n++) size += strlen(f->notes[n]) + 8;
+    char *markdown = malloc(size);
+    if (markdown) {
+      size_t used = (size_t)snprintf(markdown, size, "%s\n", f->message);
+      for (int n = 0; n < f->note_count; n++) used += (size_t)snprintf(markdown + used, size - used, "\n- %s", f->notes[n]);
+      jsonw_key(w, "markdown"); jsonw_string(w, markdown);
+      free(markdown);
+    }
+  }
+  jsonw_object_end(w);
+  if (!f->note_count) return;
+  jsonw_key(w, "relatedLocations");
+  jsonw_array_begin(w);
+  for (int n = 0; n < f->note_count; n++) {
+    jsonw_object_begin(w);
+    jsonw_key(w, "id"); jsonw_int(w, n + 1);
+    sarif_physical_location(w, uri, f->note_line[n], f->note_column[n]);
+    sarif_text(w, "message", f->notes[n]);
+    jsonw_object_end(w);
+  }
+  jsonw_array_end(w);
+}
+
+/* The fix-its as one SARIF fix: an artifact change of the file with one
+ * replacement per fix-it (the region deleted, the text inserted). */
+static void sarif_fixes(jsonw *w, const char *uri, const char *text, const wl_finding *f) {
+  if (!f->fix_count) return;
+  jsonw_key(w, "fixes");
+  jsonw_array_begin(w);
+  jsonw_object_begin(w);
+  char description[256];
+  snprintf(description, sizeof description, "warplint's fix-it for %s", f->rule);
+  sarif_text(w, "description", description);
+  jsonw_key(w, "artifactChanges");
+  jsonw_array_begin(w);
+  jsonw_object_begin(w);
+  sarif_artifact(w, uri);
+  jsonw_key(w, "replacements");
+  jsonw_array_begin(w);
+  for (int x = 0; x < f->fix_count; x++) {
+    const wl_fix *fx = &f->fixes[x];
+    unsigned end_line, end_column;
+    fix_end(text, fx, &end_line, &end_column);
+    jsonw_object_begin(w);
+    jsonw_key(w, "deletedRegion");
+    jsonw_object_begin(w);
+    jsonw_key(w, "startLine"); jsonw_int(w, fx->line);
+    jsonw_key(w, "startColumn"); jsonw_int(w, fx->column);
+    jsonw_key(w, "endLine"); jsonw_int(w, end_line);
+    jsonw_key(w, "endColumn"); jsonw_int(w, end_column);
+    jsonw_object_end(w);
+    jsonw_key(w, "insertedContent");
+    jsonw_object_begin(w);
+    jsonw_key(w, "text"); jsonw_string(w, fx->replacement);
+    jsonw_object_end(w);
+    jsonw_object_end(w);
+  }
+  jsonw_array_end(w);
+  jsonw_object_end(w);
+  jsonw_array_end(w);
+  jsonw_object_end(w);
+  jsonw_array_end(w);
+}
+
 void wl_print_sarif(const wl_file_result *results, size_t count) {
   jsonw w;
   jsonw_init(&w, stdout, true);
@@ -363,12 +499,14 @@ void wl_print_sarif(const wl_file_result *results, size_t count) {
   jsonw_key(&w, "results");
   jsonw_array_begin(&w);
   for (size_t i = 0; i < count; i++) {
+    size_t len;
+    char *text = results[i].finding_count ? read_text_file(results[i].path, &len) : NULL;
     for (size_t k = 0; k < results[i].finding_count; k++) {
       const wl_finding *f = &results[i].findings[k];
       jsonw_object_begin(&w);
       jsonw_key(&w, "ruleId"); jsonw_string(&w, f->rule);
       jsonw_key(&w, "level"); jsonw_string(&w, f->severity);
-      sarif_text(&w, "message", f->message);
+      sarif_message_and_notes(&w, results[i].path, f);
       if (f->measured) {
         jsonw_key(&w, "properties");
         jsonw_object_begin(&w);
@@ -378,22 +516,13 @@ void wl_print_sarif(const wl_file_result *results, size_t count) {
       jsonw_key(&w, "locations");
       jsonw_array_begin(&w);
       jsonw_object_begin(&w);
-      jsonw_key(&w, "physicalLocation");
-      jsonw_object_begin(&w);
-      jsonw_key(&w, "artifactLocation");
-      jsonw_object_begin(&w);
-      jsonw_key(&w, "uri"); jsonw_string(&w, results[i].path);
-      jsonw_object_end(&w);
-      jsonw_key(&w, "region");
-      jsonw_object_begin(&w);
-      jsonw_key(&w, "startLine"); jsonw_int(&w, f->line);
-      jsonw_key(&w, "startColumn"); jsonw_int(&w, f->column);
-      jsonw_object_end(&w);
-      jsonw_object_end(&w);
+      sarif_physical_location(&w, results[i].path, f->line, f->column);
       jsonw_object_end(&w);
       jsonw_array_end(&w);
+      sarif_fixes(&w, results[i].path, text, f);
       jsonw_object_end(&w);
     }
+    free(text);
   }
   jsonw_array_end(&w);
   jsonw_object_end(&w);

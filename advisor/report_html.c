@@ -204,6 +204,13 @@ static void html_warp(FILE *out, const wl_warp *w, const char *space, size_t ind
   double wires_top = 56 + turned, targets_y = wires_top + 70;
   double height = targets_y + (strcmp(m.target_name, "sector") == 0 ? 68 : 46);
   fprintf(out, "<figcaption><b>%s</b>: ", state);
+  if (w->example[0]) {
+    fputs("<i>drawn for ", out);
+    put_text(out, w->example);
+    fputs(wl_example_scales(w) ? " as an example (the offsets depend on run-time sizes; any larger size draws the "
+                                 "same sectors and lines)</i>: "
+                               : " as an example (the offsets depend on run-time sizes)</i>: ", out);
+  }
   put_text(out, summary);
   if (measured && *measured) { fputs("; <b class=\"measured\">", out); put_text(out, measured); fputs("</b>", out); }
   fprintf(out, "</figcaption><svg class=\"warp\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %.0f\" "
@@ -270,31 +277,69 @@ static void put_profile_name(FILE *out, const wl_options *opt) {
   }
 }
 
+/* The rows of a finding's cost table: its two metrics, and for a fix that
+ * moves the data elsewhere (C_3) what the access costs there. */
+static int cost_rows(const wl_finding *f, const wl_options *opt, wl_metric *rows, const char **labels) {
+  int n = 0;
+  for (int i = 0; i < f->metric_count && n < 3; i++, n++) {
+    rows[n] = f->metrics[i];
+    labels[n] = NULL;
+  }
+  char key[64];
+  if (n < 3 && wl_fixed_metric(f, key, sizeof key)) {
+    wl_metric_lookup(opt, key, &rows[n]);
+    labels[n++] = "after the fix";
+  }
+  return n;
+}
+
+/* The cost table: each metric on the chosen profile and on the paper's
+ * K20c. Where the paper states none of them, the K20c column is left out
+ * and that is said once under the table. */
 static void html_cost(FILE *out, const wl_finding *f, const wl_options *opt, const wl_options *paper) {
-  if (f->metric_count == 0) return;
+  wl_metric rows[3], theirs[3];
+  const char *labels[3];
+  int n = cost_rows(f, opt, rows, labels);
+  if (n == 0) return;
   const char *paper_arch = json_string_or(json_path(paper->profile, "gpu.arch"), "sm_35");
+  char keys[3][96];
+  bool paper_states = false;
+  for (int i = 0; i < n; i++) {
+    paper_key(rows[i].key, opt->arch, paper_arch, keys[i], sizeof keys[i]);
+    wl_metric_lookup(paper, keys[i], &theirs[i]);
+    paper_states |= theirs[i].present;
+  }
+  bool paper_column = paper_states || !paper->profile;
   fputs("<table class=\"cost\"><tr><th>measured quantity</th><th>", out);
   put_profile_name(out, opt);
-  fputs("</th><th>K20c, the paper (", out);
-  put_text(out, paper->profile_name ? paper->profile_name : "not loaded");
-  fputs(")</th></tr>\n", out);
-  for (int i = 0; i < f->metric_count; i++) {
-    const wl_metric *m = &f->metrics[i];
-    char key[96], missing[160];
-    wl_metric theirs;
-    paper_key(m->key, opt->arch, paper_arch, key, sizeof key);
-    wl_metric_lookup(paper, key, &theirs);
+  if (paper_column) {
+    fputs("</th><th>K20c, the paper (", out);
+    put_text(out, paper->profile_name ? paper->profile_name : "not loaded");
+    fputs(")", out);
+  }
+  fputs("</th></tr>\n", out);
+  for (int i = 0; i < n; i++) {
+    char missing[160];
     fputs("<tr><td><code>", out);
-    put_text(out, m->key);
-    fputs("</code></td>", out);
+    put_text(out, rows[i].key);
+    fputs("</code>", out);
+    if (labels[i]) {
+      fputs(" <small class=\"meta\">(", out);
+      put_text(out, labels[i]);
+      fputs(")</small>", out);
+    }
+    fputs("</td>", out);
     snprintf(missing, sizeof missing, "not measured in %s", opt->profile_name ? opt->profile_name : "any profile");
-    metric_cell(out, m, missing, NULL);
-    const json_value *entry = json_get(json_get(paper->profile, "measurements"), key);
-    metric_cell(out, &theirs, paper->profile ? "not stated in the paper" : "k20c-paper profile not found",
-                json_string_or(json_get(entry, "source"), NULL));
+    metric_cell(out, &rows[i], missing, NULL);
+    if (paper_column) {
+      const json_value *entry = json_get(json_get(paper->profile, "measurements"), keys[i]);
+      metric_cell(out, &theirs[i], paper->profile ? "not stated in the paper" : "k20c-paper profile not found",
+                  json_string_or(json_get(entry, "source"), NULL));
+    }
     fputs("</tr>\n", out);
   }
   fputs("</table>\n", out);
+  if (!paper_column) fputs("<p class=\"meta paper-none\">The paper states none of these values for the K20c.</p>\n", out);
 }
 
 /* ---- one finding ---- */
@@ -320,7 +365,9 @@ static void html_finding(FILE *out, const wl_finding *f, size_t index, const wl_
   wl_verify_caption(f, measured, sizeof measured);
   if (f->warp.known) html_warp(out, &f->warp, f->space, index, false, measured);
   else html_no_warp(out, f, index, false);
-  if (f->fixed.known) html_warp(out, &f->fixed, f->space, index, true, NULL);
+  const char *fixed_space;
+  const wl_warp *fixed = wl_fixed_warp(f, &fixed_space);
+  if (fixed) html_warp(out, fixed, fixed_space, index, true, NULL);
   else html_no_warp(out, f, index, true);
   fputs("</div>\n", out);
   html_cost(out, f, opt, paper);

@@ -37,6 +37,8 @@ typedef struct wl_warp {
   unsigned active;                 /* bit l: lane l takes part */
   long long offset[32];
   int width;                       /* bytes each lane reads or writes */
+  char example[96];                /* "n = 32": the run-time sizes the drawing takes as an example, since
+                                      the lanes' offsets depend on them; "" when they do not */
 } wl_warp;
 
 typedef struct wl_finding {
@@ -206,6 +208,13 @@ void wl_warp_summary(const wl_warp_map *m, const char *space, char *out, size_t 
 /* Why a finding has no drawing ("the lanes' offsets are not known..."). */
 const char *wl_warp_missing(const wl_finding *f, bool fixed);
 void wl_draw_finding(FILE *out, const wl_finding *f);    /* both warps, in text */
+/* The warp after the fix and the space to draw it in (C_3: the same lanes
+ * in global memory), or NULL; the profile key that prices it when it is not
+ * one of the finding's metrics (C_3: warp.global.distinct_N). */
+const wl_warp *wl_fixed_warp(const wl_finding *f, const char **space);
+bool wl_fixed_metric(const wl_finding *f, char *key, size_t size);
+/* An example drawing (w->example) whose lanes are a line apart or more. */
+bool wl_example_scales(const wl_warp *w);
 /* explain: the rule's finding on its bad example, drawn, and the good
  * example's verdict with the bad warp after the fix. */
 void wl_draw_rule_examples(FILE *out, const char *rule, const char *bad_path, const char *good_path,
@@ -216,7 +225,8 @@ void wl_draw_rule_examples(FILE *out, const char *rule, const char *bad_path, co
  * written (one line on stderr, no file left behind). */
 int wl_print_html(const wl_file_result *results, size_t count, const wl_options *opt, const char *path);
 
-/* fix.c: applies a file's fix-its in place (temp file + rename). */
+/* fix.c: applies a file's fix-its in place (temp file + rename); the
+ * number of edits made, or -1 when the file cannot be read or written. */
 int wl_apply_fixes(const wl_file_result *r, bool backup);
 
 /* ptxas.c: registers/local/spills per kernel via nvcc, when nvcc exists. */

@@ -4,7 +4,7 @@
 # full suite RUNS times (default 2; each run after the first is compared
 # with the one before and lists every quantity that moved by more than 5%),
 # sampling the GPU's clocks with nvidia-smi all along (read only: the suite
-# never sets a clock). A warpbench carried in build-gpu/bin (one built by an
+# never sets a clock). A warpbench carried in $build/bin (one built by an
 # earlier call) is used as it is: no build and no GPU test then.
 #
 #   benchmarks/run_device.sh NAME [--counters] [--sanitize]
@@ -27,23 +27,25 @@ for a in "$@"; do
   esac
 done
 out=${OUT:-device-out}
+build=${GPU_BUILD:-build-gpu}   # the build folder
+. scripts/device-prefix.sh
 mkdir -p "$out/data"
 export PATH=$PATH:/usr/local/cuda/bin
 start=$(date +%s)
 stamp() { echo "[$(( $(date +%s) - start )) s] $*"; }
 
 carried=0
-build-gpu/bin/warpbench --help >/dev/null 2>&1 && carried=1
+$build/bin/warpbench --help >/dev/null 2>&1 && carried=1
 if [ $carried = 0 ]; then
   stamp build
-  cmake -S . -B build-gpu -DWITH_ADVISOR=OFF -DCMAKE_BUILD_TYPE=Release >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
-  cmake --build build-gpu --target warpbench test_bench_quick test_bench_profile test_bench_table2 -j16 >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+  device_configure -S . -B "$build" -DWITH_ADVISOR=OFF -DCMAKE_BUILD_TYPE=Release >"$out/configure.log" 2>&1 || { tail -20 "$out/configure.log"; exit 1; }
+  cmake --build $build --target warpbench test_bench_quick test_bench_profile test_bench_table2 -j16 >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
   grep -E "Compiling entry|stack frame|Used [0-9]+ registers" "$out/build.log" >"$out/resource_usage.txt"
 else
-  stamp "carried build-gpu/bin/warpbench"
+  stamp "carried $build/bin/warpbench"
 fi
-cp build-gpu/bin/warpbench "$out/warpbench"
-benchmarks/sass_check.sh build-gpu/bin/warpbench >"$out/sass_check.txt" 2>&1
+cp $build/bin/warpbench "$out/warpbench"
+benchmarks/sass_check.sh $build/bin/warpbench >"$out/sass_check.txt" 2>&1
 nvidia-smi -q -d CLOCK,POWER,PERFORMANCE >"$out/nvidia-smi.txt" 2>&1
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,clocks_throttle_reasons.active \
   --format=csv -lms 250 >"$out/clocks.csv" 2>&1 &
@@ -51,13 +53,13 @@ sampler=$!
 
 if [ $carried = 0 ]; then
   stamp "GPU test"
-  ctest --test-dir build-gpu -R test_bench --output-on-failure >"$out/ctest.log" 2>&1
+  ctest --test-dir $build -R test_bench --output-on-failure >"$out/ctest.log" 2>&1
   tail -4 "$out/ctest.log"
 fi
 run=1
 while [ $run -le "${RUNS:-2}" ]; do
   stamp "full run $run"
-  build-gpu/bin/warpbench --out "$out/data" --name "$name" >"$out/run$run.log" 2>&1
+  $build/bin/warpbench --out "$out/data" --name "$name" >"$out/run$run.log" 2>&1
   echo "run $run exit $?"
   cp "$out/data/$name.json" "$out/data/$name.run$run.json"
   cp "$out/data/$name.jsonl" "$out/data/$name.run$run.jsonl"
@@ -84,7 +86,7 @@ if [ $counters = 1 ]; then
     only=${rest%%:*} count=${rest#*:}
     timeout 120 ncu --clock-control none --metrics "$metrics" --kernel-name-base demangled \
       -k "regex:$regex" -c "$count" -o "$out/ncu_$tag" -f \
-      build-gpu/bin/warpbench --only "$only" --repeats 1 --sms 2 --out /tmp/ncu-data --name "$tag" \
+      $build/bin/warpbench --only "$only" --repeats 1 --sms 2 --out /tmp/ncu-data --name "$tag" \
       >"$out/ncu_$tag.log" 2>&1
     echo "ncu $tag exit $?"
     ncu --import "$out/ncu_$tag.ncu-rep" --csv --page raw >"$out/ncu_$tag.csv" 2>>"$out/ncu_$tag.log"
@@ -96,7 +98,7 @@ fi
 if [ $sanitize = 1 ]; then
   stamp sanitizer
   OUT=$out/gpu-check SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-120} timeout 240 \
-    scripts/gpu-check.sh --sanitize build-gpu >"$out/gpu-check.log" 2>&1
+    scripts/gpu-check.sh --sanitize $build >"$out/gpu-check.log" 2>&1
   echo "gpu-check --sanitize exit $?"
   sed -n '/^JOB /,$p' "$out/gpu-check.log"
 fi

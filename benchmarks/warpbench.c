@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,22 +103,41 @@ static int bad_number(const char *option, const char *text, int high) {
   return 0;
 }
 
+static const struct option long_options[] = {
+  {"quick", no_argument, NULL, 'q'},   {"tiny", no_argument, NULL, 't'},
+  {"repeats", required_argument, NULL, 'r'}, {"sms", required_argument, NULL, 's'},
+  {"only", required_argument, NULL, 'O'}, {"out", required_argument, NULL, 'o'},
+  {"name", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},
+  {NULL, 0, NULL, 0},
+};
+
 static int parse_args(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
   o->out_dir = ".";
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--quick") == 0) o->quick = 1;
-    else if (strcmp(a, "--tiny") == 0) o->quick = o->tiny = 1;
-    else if (strcmp(a, "--repeats") == 0 && i + 1 < argc) {
-      if ((o->repeats = int_in(argv[++i], 1, MAX_REPEATS)) < 0) return bad_number(a, argv[i], MAX_REPEATS);
-    } else if (strcmp(a, "--sms") == 0 && i + 1 < argc) {
-      if ((o->max_sms = int_in(argv[++i], 1, 1024)) < 0) return bad_number(a, argv[i], 1024);
-    } else if (strcmp(a, "--only") == 0 && i + 1 < argc) o->only = argv[++i];
-    else if (strcmp(a, "--out") == 0 && i + 1 < argc) o->out_dir = argv[++i];
-    else if (strcmp(a, "--name") == 0 && i + 1 < argc) snprintf(o->slug, sizeof o->slug, "%s", argv[++i]);
-    else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { usage(stdout); exit(0); }
-    else { fprintf(stderr, "warpbench: unknown argument \"%s\"\n", a); usage(stderr); return 0; }
+  opterr = 0;   /* warpbench words its own errors */
+  int opt;
+  while ((opt = getopt_long(argc, argv, "+h", long_options, NULL)) != -1) {
+    const char *a = argv[optind - 1];
+    switch (opt) {
+    case 'q': o->quick = 1; break;
+    case 't': o->quick = o->tiny = 1; break;
+    case 'r':
+      if ((o->repeats = int_in(optarg, 1, MAX_REPEATS)) < 0) return bad_number("--repeats", optarg, MAX_REPEATS);
+      break;
+    case 's':
+      if ((o->max_sms = int_in(optarg, 1, 1024)) < 0) return bad_number("--sms", optarg, 1024);
+      break;
+    case 'O': o->only = optarg; break;
+    case 'o': o->out_dir = optarg; break;
+    case 'n': snprintf(o->slug, sizeof o->slug, "%s", optarg); break;
+    case 'h': usage(stdout); exit(0);
+    default: fprintf(stderr, "warpbench: unknown argument \"%s\"\n", a); usage(stderr); return 0;
+    }
+  }
+  if (optind < argc) {   /* warpbench takes no operands */
+    fprintf(stderr, "warpbench: unknown argument \"%s\"\n", argv[optind]);
+    usage(stderr);
+    return 0;
   }
   if (o->only) {
     for (const char *s = o->only; *s;) {

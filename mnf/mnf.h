@@ -65,6 +65,9 @@ typedef struct mnf_result {
   double total_ms;       /* the whole run, transfers included, file reading excluded */
   const char *note;      /* how this implementation's steps were timed */
   int streamed;          /* --impl gpu: the image did not fit in GPU memory and went up twice */
+  double kappa;          /* lambda_max(C_D) / lambda_min(C_N), set for the float32 (cuBLAS) variants */
+  char warning[400];     /* one line when the result cannot be trusted (float32 covariances below
+                            the noise floor), else empty */
 } mnf_result;
 
 const char *mnf_noise_name(int noise);
@@ -85,6 +88,10 @@ int mnf_check_finite(const mnf_image *img, const char *name, char *err, size_t e
  * (image smaller than 3x3, constant band k, singular noise covariance,
  * no GPU, out of memory). Free the result with mnf_result_free. */
 int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size);
+/* For the float32 variants (--impl cublas, cublas-gemm; mnf_run calls it):
+ * sets r->kappa from r's covariances and r->warning when float32 rounding
+ * (about 3e-8 kappa) moves the noise-floor eigenvalues by more than 10%. */
+void mnf_check_float32_covariances(int impl, mnf_result *r);
 void mnf_result_free(mnf_result *r);
 
 /* The JSON report: eigenvalues, SNR, noise fractions, the M used columns of

@@ -379,6 +379,52 @@ done:
   return rc;
 }
 
+/* lambda_max(a) / lambda_min(b) for two symmetric B x B matrices (float64,
+ * eigenvalues only); 0 when either decomposition fails or b is not
+ * positive definite. */
+static double condition_number(const double *a, const double *b, int B)
+{
+  size_t bb = (size_t)B * B;
+  double *copy = malloc(sizeof(double) * (bb + B));
+  if (!copy) return 0.0;
+  double *w = copy + bb, top, bottom;
+  memcpy(copy, a, sizeof(double) * bb);
+  int rc = LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'L', B, copy, B, w);
+  top = w[B - 1];
+  memcpy(copy, b, sizeof(double) * bb);
+  rc |= LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'L', B, copy, B, w);
+  bottom = w[0];
+  free(copy);
+  return rc == 0 && bottom > 0.0 ? top / bottom : 0.0;
+}
+
+/* The cuBLAS variants reproduce the paper: covariances in float32 (Ssyrk or
+ * Sgemm). Their rounding moves the noise-floor eigenvalues (lambda = 1) by
+ * about 1-3e-8 times kappa = lambda_max(C_D) / lambda_min(C_N) (measured
+ * for float32 products in mnf_cpu.c's history, tests/mnf/test_mnf_kappa.c);
+ * past 10% pure-noise components pass for signal (lambda > 1.1), and well
+ * past it eigenvalues turn negative. The run says so rather than return a
+ * wrong rotation in silence; the float64 implementations are not affected. */
+#define FLOAT32_COVARIANCE_ERROR 3e-8
+#define NOISE_FLOOR_TOLERANCE 0.1
+
+void mnf_check_float32_covariances(int impl, mnf_result *r)
+{
+  if (impl != MNF_IMPL_CUBLAS && impl != MNF_IMPL_CUBLAS_GEMM) return;
+  r->kappa = condition_number(r->data_cov, r->noise_cov, r->bands);
+  double off = FLOAT32_COVARIANCE_ERROR * r->kappa;
+  if (r->kappa > 0.0 && off <= NOISE_FLOOR_TOLERANCE) return;
+  if (r->kappa > 0.0)
+    snprintf(r->warning, sizeof r->warning,
+             "--impl %s: float32 covariances cannot resolve this image's noise floor (condition number %.2g: "
+             "noise-floor eigenvalues off by up to %.2g); use --impl gpu or cpu (float64)",
+             mnf_impl_name(impl), r->kappa, off);
+  else
+    snprintf(r->warning, sizeof r->warning,
+             "--impl %s: the float32 noise covariance is not positive definite: its eigenvalues cannot be trusted; "
+             "use --impl gpu or cpu (float64)", mnf_impl_name(impl));
+}
+
 int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *err, size_t err_size)
 {
   memset(r, 0, sizeof *r);
@@ -396,6 +442,7 @@ int mnf_run(const mnf_image *img, const mnf_options *opt, mnf_result *r, char *e
     break;
   default: rc = mnf_fail(err, err_size, "unknown implementation %d", opt->impl); break;
   }
+  if (rc == 0) mnf_check_float32_covariances(opt->impl, r);
   free(valid);
   return rc;
 }

@@ -65,10 +65,12 @@ int mnf_gpu_plan_streamed(const mnf_gpu_plan *plan);
 int mnf_gpu_plan_timeline(const mnf_gpu_plan *plan, int max, int *rows, float *uploaded_ms, float *covered_ms);
 
 /* Where S3 and S5-S7 (the two bands x bands eigenproblems and three
- * products) run: CPU (LAPACKE, OpenBLAS), CUSOLVER (on the device), or
- * AUTO, the default: the first execute runs both and keeps the faster
- * (cuSOLVER on the H100, RESULTS.md). */
-enum mnf_gpu_solver { MNF_GPU_SOLVER_AUTO, MNF_GPU_SOLVER_CPU, MNF_GPU_SOLVER_CUSOLVER };
+ * products) run: CPU (LAPACKE, OpenBLAS), CUSOLVER (on the device, as one
+ * generalised problem C_D t = lambda C_N t: Dsygvd), or AUTO, the default:
+ * the first execute runs both and keeps the faster (cuSOLVER on the H100,
+ * RESULTS.md). CUSOLVER_TWO: on the device as before issue 21 (two Dsyevd
+ * and three Dgemm), kept for the comparison in mnf-bench. */
+enum mnf_gpu_solver { MNF_GPU_SOLVER_AUTO, MNF_GPU_SOLVER_CPU, MNF_GPU_SOLVER_CUSOLVER, MNF_GPU_SOLVER_CUSOLVER_TWO };
 void mnf_gpu_plan_set_solver(mnf_gpu_plan *plan, int solver);
 /* The current choice, and the two times the auto choice measured (0 if it
  * has not run). */

@@ -10,14 +10,19 @@
  * aliases an input is refused before anything is read. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "image_io.h"
 #include "mnf.h"
+#ifdef MNF_WITH_GPU
 #include "mnf_gpu.h"
+#endif
 #include "mnf_internal.h"
 
 enum mode { MODE_MNF, MODE_APPLY, MODE_INVERSE };
@@ -58,28 +63,49 @@ static int parse_count(const char *option, const char *value, int *out)
   return 0;
 }
 
+/* The options of every mode; those with a value are set by set_option. */
+enum { OPT_RAW = 256, OPT_IGNORE_NONFINITE, OPT_GDAL, OPT_REPORT, OPT_STATS, OPT_COMPONENTS, OPT_DENOISE, OPT_NOISE,
+       OPT_IMPL, OPT_ASSUME_INTERLEAVE, OPT_ASSUME_BYTE_ORDER };
+static const struct option long_options[] = {
+  {"help", no_argument, NULL, 'h'},
+  {"raw", no_argument, NULL, OPT_RAW},
+  {"ignore-nonfinite", no_argument, NULL, OPT_IGNORE_NONFINITE},
+  {"gdal", no_argument, NULL, OPT_GDAL},
+  {"report", required_argument, NULL, OPT_REPORT},
+  {"stats", required_argument, NULL, OPT_STATS},
+  {"components", required_argument, NULL, OPT_COMPONENTS},
+  {"denoise", required_argument, NULL, OPT_DENOISE},
+  {"noise", required_argument, NULL, OPT_NOISE},
+  {"impl", required_argument, NULL, OPT_IMPL},
+  {"assume-interleave", required_argument, NULL, OPT_ASSUME_INTERLEAVE},
+  {"assume-byte-order", required_argument, NULL, OPT_ASSUME_BYTE_ORDER},
+  {NULL, 0, NULL, 0},
+};
+
 /* One option with its value; -1 after printing the problem. */
-static int set_option(cli *c, const char *a, const char *value)
+static int set_option(cli *c, int opt, const char *value)
 {
-  if (!strcmp(a, "-o")) c->output = value;
-  else if (!strcmp(a, "--report")) c->report = value;
-  else if (!strcmp(a, "--stats")) c->stats_out = value;
-  else if (!strcmp(a, "--components")) return parse_count(a, value, &c->opt.components);
-  else if (!strcmp(a, "--denoise")) return parse_count(a, value, &c->denoise);
-  else if (!strcmp(a, "--noise")) {
+  switch (opt) {
+  case 'o': c->output = value; break;
+  case OPT_REPORT: c->report = value; break;
+  case OPT_STATS: c->stats_out = value; break;
+  case OPT_COMPONENTS: return parse_count("--components", value, &c->opt.components);
+  case OPT_DENOISE: return parse_count("--denoise", value, &c->denoise);
+  case OPT_NOISE:
     if ((c->opt.noise = mnf_noise_from_name(value)) < 0) { fprintf(stderr, "mnf: unknown --noise '%s'\n", value); return -1; }
-  } else if (!strcmp(a, "--impl")) {
+    break;
+  case OPT_IMPL:
     c->impl_given = 1;
     if ((c->opt.impl = mnf_impl_from_name(value)) < 0) { fprintf(stderr, "mnf: unknown --impl '%s'\n", value); return -1; }
-  } else if (!strcmp(a, "--assume-interleave")) {
+    break;
+  case OPT_ASSUME_INTERLEAVE:
     c->io.assume.interleave = !strcmp(value, "bsq") ? ENVI_BSQ : !strcmp(value, "bil") ? ENVI_BIL : !strcmp(value, "bip") ? ENVI_BIP : -1;
     if (c->io.assume.interleave < 0) { fprintf(stderr, "mnf: --assume-interleave is bsq, bil or bip\n"); return -1; }
-  } else if (!strcmp(a, "--assume-byte-order")) {
+    break;
+  default: /* OPT_ASSUME_BYTE_ORDER */
     if (strcmp(value, "0") && strcmp(value, "1")) { fprintf(stderr, "mnf: --assume-byte-order is 0 or 1\n"); return -1; }
     c->io.assume.byte_order = value[0] - '0';
-  } else {
-    fprintf(stderr, "mnf: unknown option '%s'\n", a);
-    return -1;
+    break;
   }
   return 0;
 }
@@ -92,25 +118,38 @@ static int parse_args(int argc, char **argv, cli *c)
   c->io.assume.interleave = c->io.assume.byte_order = -1;
   for (int h = 1; h < argc; h++)
     if (!strcmp(argv[h], "--help") || !strcmp(argv[h], "-h")) return c->help = 1, usage(stdout);
-  int i = 1;
+  int first = 1;
   if (argc > 1 && (!strcmp(argv[1], "apply") || !strcmp(argv[1], "inverse"))) {
     c->mode = !strcmp(argv[1], "apply") ? MODE_APPLY : MODE_INVERSE;
     if (argc < 4) return usage(stderr);
     c->stats_in = argv[2];
-    i = 3;
+    first = 3;
   }
-  for (; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--raw")) c->opt.raw_output = 1;
-    else if (!strcmp(a, "--ignore-nonfinite")) c->opt.skip_nonfinite = 1;
-    else if (!strcmp(a, "--gdal")) c->io.use_gdal = 1;
-    else if (a[0] == '-' && a[1]) {
-      if (i + 1 >= argc) { fprintf(stderr, "mnf: %s needs a value\n", a); return usage(stderr); }
-      if (set_option(c, a, argv[++i])) return 2;
-    } else if (!c->input) c->input = a;
-    else return usage(stderr);
+  /* getopt_long over argv[first..], argv[first - 1] in the program's place */
+  opterr = 0;   /* mnf words its own errors; ':' first tells a missing value apart */
+  optind = 1;
+  int opt;
+  while ((opt = getopt_long(argc - first + 1, argv + first - 1, "-:o:", long_options, NULL)) != -1) {
+    char **args = argv + first - 1;
+    switch (opt) {
+    case 1:   /* INPUT, among the options */
+      if (c->input) return usage(stderr);
+      c->input = optarg;
+      break;
+    case OPT_RAW: c->opt.raw_output = 1; break;
+    case OPT_IGNORE_NONFINITE: c->opt.skip_nonfinite = 1; break;
+    case OPT_GDAL: c->io.use_gdal = 1; break;
+    case ':': fprintf(stderr, "mnf: %s needs a value\n", args[optind - 1]); return usage(stderr);
+    case '?': fprintf(stderr, "mnf: unknown option '%s'\n", args[optind - 1]); return 2;
+    default:
+      if (set_option(c, opt, optarg)) return 2;
+      break;
+    }
   }
-  if (!c->input || !c->output) return usage(stderr);
+  if (!c->input || !c->output) {
+    fprintf(stderr, "mnf: %s is missing (mnf --help shows the usage)\n", !c->input ? "the INPUT image" : "-o OUTPUT");
+    return 2;
+  }
   if (c->mode != MODE_MNF && (c->report || c->stats_out || c->denoise)) {
     fprintf(stderr, "mnf: --report, --stats and --denoise belong to the MNF run, not to apply or inverse\n");
     return 2;
@@ -217,6 +256,7 @@ static int run_mnf(const cli *c, const mnf_image *img, const image_meta *meta, s
     snprintf(err, esz, "%s: %s", c->input, reason);
     return -1;
   }
+  if (r.warning[0]) fprintf(stderr, "mnf: %s: warning: %s\n", c->input, r.warning);
   int rc = 0, out_bands = r.components;
   float *out = r.components_data;
   double map_ms = 0.0;
@@ -303,20 +343,48 @@ static int run_saved(const cli *c, const mnf_image *img, const image_meta *meta,
   return rc;
 }
 
+#ifndef MNF_WITH_GPU
+/* mnf links no CUDA library: loading cuBLAS and cuSOLVER alone takes about
+ * 260 MB, which a serial or CPU run on a small image has no use for. The
+ * GPU implementations are the same program built with them, mnf-gpu,
+ * beside this one; a GPU --impl hands the whole command line over to it. */
+static int run_gpu_build(char **argv)
+{
+  char self[4096], path[4200];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    fprintf(stderr, "mnf: --impl %s: cannot find mnf-gpu (/proc/self/exe is unreadable)\n", argv[0]);
+    return 1;
+  }
+  self[n] = 0;
+  char *slash = strrchr(self, '/');
+  if (slash) *slash = 0;
+  snprintf(path, sizeof path, "%s/mnf-gpu", self);
+  execv(path, argv);
+  fprintf(stderr, "mnf: the GPU implementations are in %s, which cannot be run: %s\n", path, strerror(errno));
+  return 1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
   cli c;
   int rc = parse_args(argc, argv, &c);
   if (rc || c.help) return rc;
+  int on_gpu = c.opt.impl >= MNF_IMPL_GPU_NAIVE;
+#ifndef MNF_WITH_GPU
+  if (on_gpu) return run_gpu_build(argv);
+#endif
   if (check_outputs(&c)) return 1;
 
   char err[1024];
-  mnf_gpu_register();
-  envi_allocator pinned = mnf_gpu_pinned_allocator();
-  int on_gpu = c.opt.impl >= MNF_IMPL_GPU_NAIVE;
   mnf_image img;
   image_meta meta;
+#ifdef MNF_WITH_GPU
+  mnf_gpu_register();
+  envi_allocator pinned = mnf_gpu_pinned_allocator();
   c.io.alloc = on_gpu ? &pinned : NULL;
+#endif
   double t0 = mnf_now_ms();
   if (image_io_read(c.input, &img, &meta, &c.io, err, sizeof err)) {
     fprintf(stderr, "mnf: %s\n", err);

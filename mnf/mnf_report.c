@@ -58,6 +58,10 @@ static void write_report(FILE *f, const char *input, const mnf_image *img, const
   jsonw_key(&w, "note"), jsonw_string(&w, r->note);
   jsonw_key(&w, "streamed"), jsonw_bool(&w, r->streamed != 0);
   jsonw_object_end(&w);
+  if (r->kappa > 0.0) jsonw_key(&w, "condition_number"), jsonw_number(&w, r->kappa);
+  jsonw_key(&w, "warning");
+  if (r->warning[0]) jsonw_string(&w, r->warning);
+  else jsonw_null(&w);
   jsonw_object_end(&w);
   fputc('\n', f);
 }

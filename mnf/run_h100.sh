@@ -9,31 +9,22 @@
 # versions listed in NCU (e.g. NCU="7 8"; none by default), then prints the
 # tables. SERIAL_FULL=N runs the serial version on the whole of the first N
 # images (image 1: about 50 s) instead of estimating it; EIG=1 runs
-# mnf-eig-bench too; TESTS_ONLY=1 stops after the tests. Where the machine has no LAPACKE, the .deb files in
-# .devdeps (scripts/fetch-device-deps.sh) are unpacked into a private
-# prefix. Run from the repository root. Copy OUT_DIR to mnf/data/<run>/.
+# mnf-eig-bench too; TESTS_ONLY=1 stops after the tests. Where the machine has no LAPACKE or
+# json-c, the .deb files in .devdeps (scripts/fetch-device-deps.sh) are
+# unpacked into a private prefix (scripts/device-prefix.sh). GPU_BUILD: the
+# build folder (default build-gpu). Run from the repository root. Copy
+# OUT_DIR to mnf/data/<run>/.
 set -u
 out=${1:?usage: mnf/run_h100.sh OUT_DIR}
-build=build-gpu
+build=${GPU_BUILD:-build-gpu}
 mkdir -p "$out"
 t0=$(date +%s)
 phase() { echo "phase $1: $(( $(date +%s) - t0 )) s" >> "$out/phases.log"; }
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$out/build.log" 2>&1
 flags="-DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=Release"
-if [ ! -e /usr/include/lapacke.h ] && [ -d .devdeps ]; then
-  prefix=/tmp/warpmem-deps
-  mkdir -p $prefix
-  for f in .devdeps/*.deb; do dpkg -x "$f" $prefix; done
-  lib=$prefix/usr/lib/x86_64-linux-gnu
-  flags="$flags -DCMAKE_PREFIX_PATH=$prefix/usr -DLAPACKE_INCLUDE_DIR=$prefix/usr/include"
-  flags="$flags -DOpenBLAS_INCLUDE_DIR=$prefix/usr/include/x86_64-linux-gnu/openblas-pthread"
-  flags="$flags -DLAPACKE_LIBRARY=$lib/liblapacke.so -DLAPACK_LIBRARY=$lib/openblas-pthread/liblapack.so.3"
-  flags="$flags -DOpenBLAS_LIBRARY=$lib/openblas-pthread/libopenblas.so.0"
-  export LD_LIBRARY_PATH=$lib/openblas-pthread:$lib:${LD_LIBRARY_PATH:-}
-  echo "LAPACKE/OpenBLAS from .devdeps in $prefix" >> "$out/build.log"
-fi
+. scripts/device-prefix.sh >> "$out/build.log"
 # shellcheck disable=SC2086
-cmake -S . -B $build $flags >> "$out/build.log" 2>&1
+device_configure -S . -B $build $flags >> "$out/build.log" 2>&1
 cmake --build $build -j16 --target mnf mnf-synth mnf-bench mnf-eig-bench test_mnf_envi test_mnf_cpu test_mnf_kappa \
   test_mnf_cov_bytes test_mnf_gpu_kernels test_mnf_gpu_end_to_end test_mnf_gpu_kappa >> "$out/build.log" 2>&1 ||
   { tail -40 "$out/build.log"; exit 1; }

@@ -6,6 +6,7 @@
  * lambda_max(C_D) / lambda_min(C_N) of about K; --map-info writes a UTM map
  * info, a coordinate system string and wavelengths (for the tests of what
  * mnf keeps). */
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +55,22 @@ static int add_map_info(envi_meta *meta, int bands)
   return rc ? -1 : 0;
 }
 
+enum { OPT_SIZE = 256, OPT_TYPE, OPT_INTERLEAVE, OPT_BYTE_ORDER, OPT_SEED, OPT_ENDMEMBERS, OPT_NOISE, OPT_KAPPA,
+       OPT_MAP_INFO };
+static const struct option long_options[] = {
+  {"help", no_argument, NULL, 'h'},
+  {"size", required_argument, NULL, OPT_SIZE},
+  {"type", required_argument, NULL, OPT_TYPE},
+  {"interleave", required_argument, NULL, OPT_INTERLEAVE},
+  {"byte-order", required_argument, NULL, OPT_BYTE_ORDER},
+  {"seed", required_argument, NULL, OPT_SEED},
+  {"endmembers", required_argument, NULL, OPT_ENDMEMBERS},
+  {"noise", required_argument, NULL, OPT_NOISE},
+  {"kappa", required_argument, NULL, OPT_KAPPA},
+  {"map-info", no_argument, NULL, OPT_MAP_INFO},
+  {NULL, 0, NULL, 0},
+};
+
 int main(int argc, char **argv)
 {
   const char *output = NULL;
@@ -62,41 +79,43 @@ int main(int argc, char **argv)
   double noise = -1.0, kappa = 0.0;
   int map_info = 0;
   uint64_t seed = 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout);
-    if (!strcmp(a, "--map-info")) {
-      map_info = 1;
-      continue;
-    }
-    if (a[0] != '-') {
+  opterr = 0;   /* a mistake prints the usage, as before */
+  int opt;
+  while ((opt = getopt_long(argc, argv, "-h", long_options, NULL)) != -1) {
+    const char *v = optarg;
+    switch (opt) {
+    case 'h': return usage(stdout);
+    case 1:   /* OUTPUT.hdr, among the options */
       if (output) return usage(stderr);
-      output = a;
-      continue;
-    }
-    if (!v) return usage(stderr);
-    i++;
-    if (!strcmp(a, "--size")) {
+      output = v;
+      break;
+    case OPT_MAP_INFO: map_info = 1; break;
+    case OPT_SIZE:
       if (sscanf(v, "%dx%dx%d", &samples, &lines, &bands) != 3 || samples < 1 || lines < 1 || bands < 1) {
         fprintf(stderr, "mnf-synth: bad --size '%s'\n", v);
         return 2;
       }
-    } else if (!strcmp(a, "--type")) {
+      break;
+    case OPT_TYPE:
       if ((type = type_from_name(v)) < 0) { fprintf(stderr, "mnf-synth: unknown --type '%s'\n", v); return 2; }
-    } else if (!strcmp(a, "--interleave")) {
+      break;
+    case OPT_INTERLEAVE:
       interleave = !strcmp(v, "bsq") ? ENVI_BSQ : !strcmp(v, "bil") ? ENVI_BIL : !strcmp(v, "bip") ? ENVI_BIP : -1;
       if (interleave < 0) { fprintf(stderr, "mnf-synth: unknown --interleave '%s'\n", v); return 2; }
-    } else if (!strcmp(a, "--byte-order")) {
+      break;
+    case OPT_BYTE_ORDER:
       byte_order = atoi(v);
       if (byte_order != 0 && byte_order != 1) { fprintf(stderr, "mnf-synth: --byte-order is 0 or 1\n"); return 2; }
-    } else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
-    else if (!strcmp(a, "--endmembers")) endmembers = atoi(v);
-    else if (!strcmp(a, "--noise")) noise = atof(v);
-    else if (!strcmp(a, "--kappa")) {
+      break;
+    case OPT_SEED: seed = strtoull(v, NULL, 10); break;
+    case OPT_ENDMEMBERS: endmembers = atoi(v); break;
+    case OPT_NOISE: noise = atof(v); break;
+    case OPT_KAPPA:
       kappa = atof(v);
       if (!(kappa > 0)) { fprintf(stderr, "mnf-synth: --kappa must be positive\n"); return 2; }
+      break;
+    default: return usage(stderr);   /* an unknown option, or one without its value */
     }
-    else return usage(stderr);
   }
   if (!output || !samples) return usage(stderr);
   synth_params p;

@@ -21,7 +21,8 @@
 #
 # On the lent GPU machine, which has no package registry: carry .devdeps
 # (made by scripts/fetch-device-deps.sh) and it is unpacked into a private
-# prefix when LAPACKE or json-c is missing; warplint is built only if libclang exists.
+# prefix when LAPACKE or json-c is missing (scripts/device-prefix.sh, shared
+# by every device script); warplint is built only if libclang exists.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 sanitize=0
@@ -31,26 +32,13 @@ log_dir=${OUT:-$build}
 mkdir -p "$build" "$log_dir"
 flags=(-DCMAKE_BUILD_TYPE=Release)
 
-if { [ ! -e /usr/include/lapacke.h ] || [ ! -e /usr/include/json-c/json.h ]; } && [ -d .devdeps ]; then
-  prefix=/tmp/warpmem-deps
-  mkdir -p $prefix
-  for f in .devdeps/*.deb; do dpkg -x "$f" $prefix; done
-  lib=$prefix/usr/lib/x86_64-linux-gnu
-  flags+=(-DCMAKE_PREFIX_PATH=$prefix/usr
-          -DLAPACKE_INCLUDE_DIR=$prefix/usr/include
-          -DOpenBLAS_INCLUDE_DIR=$prefix/usr/include/x86_64-linux-gnu/openblas-pthread
-          -DLAPACKE_LIBRARY=$lib/liblapacke.so
-          -DLAPACK_LIBRARY=$lib/openblas-pthread/liblapack.so.3
-          -DOpenBLAS_LIBRARY=$lib/openblas-pthread/libopenblas.so.0)
-  export LD_LIBRARY_PATH=$lib/openblas-pthread:$lib:${LD_LIBRARY_PATH:-}
-  echo "gpu-check: LAPACKE/OpenBLAS and json-c from .devdeps unpacked into $prefix"
-fi
+. scripts/device-prefix.sh
 if ! ls /usr/lib/llvm-1[7-9]/include/clang-c/Index.h /usr/lib/llvm-2*/include/clang-c/Index.h >/dev/null 2>&1; then
   flags+=(-DWITH_ADVISOR=OFF)
   echo "gpu-check: no libclang here: building without warplint (its tests run in CI)"
 fi
 
-cmake -S . -B "$build" "${flags[@]}" >"$log_dir/configure.log" 2>&1 ||
+device_configure -S . -B "$build" "${flags[@]}" >"$log_dir/configure.log" 2>&1 ||
   { cat "$log_dir/configure.log"; echo "gpu-check: configure failed"; exit 1; }
 cmake --build "$build" -j "$(nproc)" >"$log_dir/build.log" 2>&1 ||
   { tail -50 "$log_dir/build.log"; echo "gpu-check: build failed"; exit 1; }

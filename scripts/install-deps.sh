@@ -26,6 +26,7 @@ packages+=(libgdal-dev gdal-bin netcdf-bin clang libclang-rt-dev)
 packages+=(pre-commit)
 packages+=(chromium libpng-dev)  # test_warplint_browser: the HTML report in headless Chromium, libpng reads its screenshot
 packages+=(libjson-c-dev)  # common/: JSON reading and writing (json_reader.c, json_writer.c)
+packages+=(python3-pip)  # test_warplint_sarif_schema: pip installs pydantic-sarif (and pydantic 2) from PyPI
 
 missing=()
 for p in "${packages[@]}"; do
@@ -46,6 +47,19 @@ if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# test_warplint_sarif_schema validates warplint's SARIF with pydantic-sarif
+# (a model generated from the SARIF 2.1.0 schema), from PyPI: no Debian
+# package has it. Where pip refuses a system Python (PEP 668), it is told to
+# install anyway: the package is a single pure-Python module.
+if ! python3 -c 'import pydantic_sarif.model' 2>/dev/null; then
+  echo "install-deps: installing pydantic-sarif (pip)"
+  python3 -m pip install -q pydantic-sarif 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages pydantic-sarif ||
+    echo "install-deps: pydantic-sarif could not be installed: test_warplint_sarif_schema will be skipped" >&2
+else
+  echo "install-deps: pydantic-sarif already installed"
 fi
 
 if command -v nvcc >/dev/null || [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -15,6 +15,7 @@
  * result is right; 1 when one of these does not hold; 2 for a usage error
  * or a file that cannot be read. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,10 +101,18 @@ static bool readable(const char *path) {
   return access(path, R_OK) == 0;
 }
 
+/* One row per exercise, the columns as wide as their longest entry. */
 static void print_list(void) {
+  int title_width = 0, rules_width = 0;
+  for (int i = 0; i < lab_exercise_count; i++) {
+    int t = (int)strlen(lab_exercises[i].title), r = (int)strlen(lab_exercises[i].rules);
+    if (t > title_width) title_width = t;
+    if (r > rules_width) rules_width = r;
+  }
   for (int i = 0; i < lab_exercise_count; i++) {
     const lab_exercise *ex = &lab_exercises[i];
-    printf("%d  %-45s %-4s exercises/%s.cu\n", ex->number, ex->title, ex->rules, ex->stem);
+    printf("%d  %-*s  %-*s  exercises/%s.cu\n", ex->number, title_width, ex->title, rules_width, ex->rules,
+           ex->stem);
   }
 }
 
@@ -174,47 +183,90 @@ static bool parse_int(const char *arg, const char *value, long lo, long hi, long
   return true;
 }
 
-/* Options of `lab check`; returns false on a usage error. */
+enum { OPT_CPU = 256, OPT_JSON, OPT_WARPLINT, OPT_NVCC, OPT_LAB_DIR, OPT_MODULES, OPT_SEED, OPT_ROUNDS, OPT_REPEATS,
+       OPT_ARCH };
+static const struct option check_options[] = {
+  {"cpu", no_argument, NULL, OPT_CPU},
+  {"json", required_argument, NULL, OPT_JSON},
+  {"warplint", required_argument, NULL, OPT_WARPLINT},
+  {"nvcc", required_argument, NULL, OPT_NVCC},
+  {"lab-dir", required_argument, NULL, OPT_LAB_DIR},
+  {"modules", required_argument, NULL, OPT_MODULES},
+  {"seed", required_argument, NULL, OPT_SEED},
+  {"rounds", required_argument, NULL, OPT_ROUNDS},
+  {"repeats", required_argument, NULL, OPT_REPEATS},
+  {"arch", required_argument, NULL, OPT_ARCH},
+  {NULL, 0, NULL, 0},
+};
+
+/* "--seed" for OPT_SEED: an option's name as the user wrote it. */
+static const char *option_name(int val) {
+  static char name[32];
+  for (const struct option *opt = check_options; opt->name; opt++)
+    if (opt->val == val) snprintf(name, sizeof name, "--%s", opt->name);
+  return name;
+}
+
+/* A number option's value, or the message that it needs one. */
+static bool number_option(int opt, const char *arg, const char *value, options *o) {
+  long number;
+  switch (opt) {
+  case OPT_SEED:
+    if (!parse_int(arg, value, 1, 4294967295L, &number)) return false;
+    o->seed = (unsigned)number;
+    return true;
+  case OPT_ROUNDS:
+    if (!parse_int(arg, value, 1, 100, &number)) return false;
+    o->rounds = (int)number;
+    return true;
+  case OPT_REPEATS:
+    if (!parse_int(arg, value, 1, 1000, &number)) return false;
+    o->repeats = (int)number;
+    return true;
+  default:
+    if (!parse_int(arg, value, 50, 200, &number)) return false;
+    o->arch = (int)number;
+    return true;
+  }
+}
+
+/* The operands N and FILE of `lab check`, in order. */
+static bool check_operand(const char *arg, options *o) {
+  if (!o->ex) return (o->ex = parse_exercise(arg)) != NULL;
+  if (!o->file) {
+    o->file = arg;
+    return true;
+  }
+  fprintf(stderr, "lab: one FILE at a time (%s)\n", arg);
+  return false;
+}
+
+/* Options of `lab check` (argv[0] is the first word after "check");
+ * returns false on a usage error. */
 static bool parse_check(int argc, char **argv, options *o) {
   static char default_file[PATH_MAX], start_file[PATH_MAX];
-  for (int i = 0; i < argc; i++) {
-    const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
-    long number;
-    if (strcmp(arg, "--cpu") == 0) {
-      o->cpu_only = true;
-      continue;
-    }
-    if (arg[0] != '-') {
-      if (!o->ex) {
-        if (!(o->ex = parse_exercise(arg))) return false;
-      } else if (!o->file) {
-        o->file = arg;
-      } else {
-        fprintf(stderr, "lab: one FILE at a time (%s)\n", arg);
-        return false;
-      }
-      continue;
-    }
-    i++;
-    if (strcmp(arg, "--json") == 0 && value) o->json_path = value;
-    else if (strcmp(arg, "--warplint") == 0 && value) o->warplint = value;
-    else if (strcmp(arg, "--nvcc") == 0 && value) o->nvcc = value;
-    else if (strcmp(arg, "--lab-dir") == 0 && value) o->lab_dir = value;
-    else if (strcmp(arg, "--modules") == 0 && value) o->modules = value;
-    else if (strcmp(arg, "--seed") == 0) {
-      if (!parse_int(arg, value, 1, 4294967295L, &number)) return false;
-      o->seed = (unsigned)number;
-    } else if (strcmp(arg, "--rounds") == 0) {
-      if (!parse_int(arg, value, 1, 100, &number)) return false;
-      o->rounds = (int)number;
-    } else if (strcmp(arg, "--repeats") == 0) {
-      if (!parse_int(arg, value, 1, 1000, &number)) return false;
-      o->repeats = (int)number;
-    } else if (strcmp(arg, "--arch") == 0) {
-      if (!parse_int(arg, value, 50, 200, &number)) return false;
-      o->arch = (int)number;
-    } else {
-      fprintf(stderr, "lab: unknown option %s%s\n", arg, value ? "" : " (or it needs a value)");
+  opterr = 0;   /* lab words its own errors; ':' first tells a missing value apart */
+  optind = 1;   /* argv - 1 is "check", in getopt's place of the program name */
+  int opt;
+  while ((opt = getopt_long(argc + 1, argv - 1, "-:", check_options, NULL)) != -1) {
+    const char *value = optarg;
+    switch (opt) {
+    case 1: if (!check_operand(value, o)) return false; break;
+    case OPT_CPU: o->cpu_only = true; break;
+    case OPT_JSON: o->json_path = value; break;
+    case OPT_WARPLINT: o->warplint = value; break;
+    case OPT_NVCC: o->nvcc = value; break;
+    case OPT_LAB_DIR: o->lab_dir = value; break;
+    case OPT_MODULES: o->modules = value; break;
+    case OPT_SEED: case OPT_ROUNDS: case OPT_REPEATS: case OPT_ARCH:
+      if (!number_option(opt, option_name(opt), value, o)) return false;
+      break;
+    case ':':   /* an option without its value: as each said it before */
+      if (optopt >= OPT_SEED && optopt <= OPT_ARCH) return number_option(optopt, option_name(optopt), NULL, o);
+      fprintf(stderr, "lab: unknown option %s (or it needs a value)\n", option_name(optopt));
+      return false;
+    default:   /* getopt's argv is argv - 1: the word it stopped at is argv[optind - 2] */
+      fprintf(stderr, "lab: unknown option %s%s\n", argv[optind - 2], optind - 1 < argc ? "" : " (or it needs a value)");
       return false;
     }
   }

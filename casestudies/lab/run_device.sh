@@ -7,12 +7,12 @@
 # summary.txt.
 #
 # The GPU machine has no libclang (no warplint: the lab says "guidelines
-# not checked"; test_lab_feedback runs in CI) and may lack LAPACKE, which
-# only the MNF study links: the lab's targets are built alone, with
-# placeholders for LAPACKE's paths so that the configure step passes.
+# not checked"; test_lab_feedback runs in CI) and may lack LAPACKE and
+# json-c: they come from .devdeps (scripts/device-prefix.sh), and the lab's
+# targets are built alone. GPU_BUILD: the build folder (default build-lab).
 set -u
 OUT=${OUT:-/tmp/lab-out}
-build=build-lab
+build=${GPU_BUILD:-build-lab}
 results=/tmp/lab-results
 mkdir -p "$OUT" $results/starts
 state() {
@@ -20,9 +20,9 @@ state() {
     --format=csv "$@" >> "$OUT/gpu_state.txt" 2>&1
 }
 state
-cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON \
-  -DLAPACKE_INCLUDE_DIR=/usr/include -DLAPACKE_LIBRARY=/unused/liblapacke.so -DOpenBLAS_INCLUDE_DIR=/usr/include \
-  -DOpenBLAS_LIBRARY=/unused/libopenblas.so > $results/build.log 2>&1 &&
+. scripts/device-prefix.sh
+device_configure -S . -B $build -DCMAKE_BUILD_TYPE=Release -DWITH_ADVISOR=OFF -DWARNINGS_AS_ERRORS=ON \
+  > $results/build.log 2>&1 &&
   cmake --build $build -j16 --target lab test_lab_cli test_lab_gpu >> $results/build.log 2>&1 ||
   { tail -40 $results/build.log; cp $results/build.log "$OUT"; exit 1; }
 

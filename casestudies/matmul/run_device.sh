@@ -15,6 +15,8 @@
 #   SANITIZE   versions run under compute-sanitizer racecheck and memcheck
 #              at a small odd shape; empty for none
 #   PREBUILT   folder with matmul and the test binaries, tried first
+#   GPU_BUILD  the build folder otherwise (default build-gpu); LAPACKE and
+#              json-c from .devdeps where missing (scripts/device-prefix.sh)
 set -u
 OUT=${OUT:-/tmp/matmul-out}
 SIZES=${1:-1024,2048,4096,8192,1000x1000x1000,4095x4097x1023,8192x1024x4096,333x4099x2049}
@@ -31,10 +33,12 @@ gpu_state
 
 bin=${PREBUILT:-none}
 if ! "$bin/matmul" --help > /dev/null 2>&1; then
-  bin=build-gpu/bin
-  cmake -S . -B build-gpu -DWITH_ADVISOR=OFF -DCMAKE_BUILD_TYPE=Release -DWARNINGS_AS_ERRORS=ON \
+  build=${GPU_BUILD:-build-gpu}
+  bin=$build/bin
+  . scripts/device-prefix.sh
+  device_configure -S . -B "$build" -DWITH_ADVISOR=OFF -DCMAKE_BUILD_TYPE=Release -DWARNINGS_AS_ERRORS=ON \
     > /tmp/build.log 2>&1
-  cmake --build build-gpu --target matmul test_matmul_host test_matmul_versions \
+  cmake --build "$build" --target matmul test_matmul_host test_matmul_versions \
     test_matmul_runner_json -j16 >> /tmp/build.log 2>&1 || { tail -40 /tmp/build.log; exit 1; }
   tail -3 /tmp/build.log >> "$OUT/tests.log"
 fi

@@ -13,6 +13,7 @@
  * (common/results.h). Exits 1 if any version fails its check, 77 without a
  * GPU. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,30 +92,28 @@ static bool parse_versions(options *o, const char *list) {
   return ok;
 }
 
+static const struct option long_options[] = {
+  {"check", no_argument, NULL, 'c'},      {"help", no_argument, NULL, 'h'},
+  {"versions", required_argument, NULL, 'v'}, {"sizes", required_argument, NULL, 's'},
+  {"json", required_argument, NULL, 'j'}, {"repeats", required_argument, NULL, 'r'},
+  {NULL, 0, NULL, 0},
+};
+
 static bool parse_options(int argc, char **argv, options *o) {
   char err[256];
   const char *versions = "all", *sizes = "1024,2048,4096";
   o->repeats = DEFAULT_REPEATS;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i];
-    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strcmp(arg, "--check") == 0) {
-      o->force_cpu_reference = true;
-      continue;
-    }
-    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-      usage(stdout);
-      exit(0);
-    }
-    if (!value) {
-      fprintf(stderr, "matmul: %s needs a value (or is unknown)\n", arg);
-      return false;
-    }
-    i++;
-    if (strcmp(arg, "--versions") == 0) versions = value;
-    else if (strcmp(arg, "--sizes") == 0) sizes = value;
-    else if (strcmp(arg, "--json") == 0) o->json_path = value;
-    else if (strcmp(arg, "--repeats") == 0) {
+  opterr = 0;   /* matmul words its own errors; ':' first: a missing value is told apart */
+  int opt;
+  while ((opt = getopt_long(argc, argv, "+:h", long_options, NULL)) != -1) {
+    const char *value = optarg;
+    switch (opt) {
+    case 'c': o->force_cpu_reference = true; break;
+    case 'h': usage(stdout); exit(0);
+    case 'v': versions = value; break;
+    case 's': sizes = value; break;
+    case 'j': o->json_path = value; break;
+    case 'r': {
       char *end;
       long r = strtol(value, &end, 10);
       if (*end || r < 1 || r > 10000) {
@@ -122,10 +121,19 @@ static bool parse_options(int argc, char **argv, options *o) {
         return false;
       }
       o->repeats = (int)r;
-    } else {
-      fprintf(stderr, "matmul: unknown option %s\n", arg);
+      break;
+    }
+    case ':':
+      fprintf(stderr, "matmul: %s needs a value (or is unknown)\n", argv[optind - 1]);
+      return false;
+    default:
+      fprintf(stderr, "matmul: unknown option %s\n", argv[optind - 1]);
       return false;
     }
+  }
+  if (optind < argc) {   /* matmul takes no operands */
+    fprintf(stderr, "matmul: unknown option %s\n", argv[optind]);
+    return false;
   }
   /* The baseline first: every percentage is taken against it. */
   add_version(o, matmul_baseline());

@@ -202,7 +202,7 @@ struct scene_times {
   double serial, serial_measured_rows_ms, cuda_mnf, cublas_syrk, cublas_gemm, transfer_floor;
   /* CUDA-MNF with S3, S5-S7 forced onto each side (totals, and the median
    * time of that phase), and what the auto choice picked. */
-  double cuda_mnf_cpu_solve, cuda_mnf_cusolver, solve_cpu_ms, solve_cusolver_ms;
+  double cuda_mnf_cpu_solve, cuda_mnf_cusolver, solve_cpu_ms, solve_cusolver_ms, solve_cusolver_two_ms;
   int solver_chosen;
   double cov_error, cov_error_v7, cov_error_v8, cov_gflops, floor_ms;
   /* The float64 covariance (cov_fp64, issue 11): Dgemm and Dsyrk, time and
@@ -477,7 +477,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   stats_summary s;
   stats_summarize(times, n, &s);
   result_line r;
-  static const char *solver_names[3] = {"auto", "cpu", "cusolver"};
+  static const char *solver_names[4] = {"auto", "cpu", "cusolver", "cusolver_two_syevd"};
   double solve_cpu_ms, solve_gpu_ms;
   int chosen = mnf_gpu_plan_solver(plan, &solve_cpu_ms, &solve_gpu_ms);
   char name[64];
@@ -509,6 +509,7 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   if (phase) phase[1] = part.median;
   if (impl == MNF_IMPL_GPU && solver == MNF_GPU_SOLVER_CPU) t->solve_cpu_ms = part.median;
   if (impl == MNF_IMPL_GPU && solver == MNF_GPU_SOLVER_CUSOLVER) t->solve_cusolver_ms = part.median;
+  if (impl == MNF_IMPL_GPU && solver == MNF_GPU_SOLVER_CUSOLVER_TWO) t->solve_cusolver_two_ms = part.median;
   stats_summarize(transform_phase, n, &part);
   result_derived(&r, "phase_s8_download_ms", part.median);
   if (phase) phase[2] = part.median;
@@ -819,17 +820,109 @@ static void print_tables(FILE *f, const scene_times *t, int scenes, int componen
             t[i].solver_chosen == MNF_GPU_SOLVER_CUSOLVER ? "cuSOLVER" : "CPU");
 }
 
+/* Scene i (0-2): the paper's image sizes, synthetic, int16, in pinned
+ * memory; -1 after a message. */
+static int make_scene(int i, envi_allocator *pinned, mnf_image *img)
+{
+  synth_params p;
+  synth_defaults(&p, scene_size[i][0], scene_size[i][1], BANDS, ENVI_I16, 1000 + i);
+  if (synth_generate(&p, img, pinned) == 0) return 0;
+  fprintf(stderr, "mnf-bench: out of memory for scene %d\n", i + 1);
+  return -1;
+}
+
+/* The eigenvalues and transform of one CUDA-MNF run with the solver forced
+ * (statistics only); 0, or -1 after a message. */
+static int solve_once(const mnf_image *img, int solver, double *eig, double *transform)
+{
+  mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_GPU, 0, 0, 1};
+  char err[512];
+  mnf_gpu_plan *plan = mnf_gpu_plan_create(img, &opt, err, sizeof err);
+  const mnf_result *res;
+  if (!plan) { fprintf(stderr, "mnf-bench: %s\n", err); return -1; }
+  mnf_gpu_plan_set_solver(plan, solver);
+  int rc = mnf_gpu_plan_execute(plan, &res, err, sizeof err);
+  if (rc) fprintf(stderr, "mnf-bench: %s\n", err);
+  else {
+    memcpy(eig, res->eigenvalues, sizeof(double) * img->bands);
+    memcpy(transform, res->transform, sizeof(double) * img->bands * img->bands);
+  }
+  mnf_gpu_plan_destroy(plan);
+  return rc;
+}
+
+/* Largest relative difference of two solves' eigenvalues, and the
+ * smallest |cos| between their first `columns` columns of T. */
+static void solve_distance(const double *e1, const double *t1, const double *e2, const double *t2, int B, int columns,
+                           double *eig_rel, double *min_cos)
+{
+  *eig_rel = 0.0;
+  *min_cos = 1.0;
+  for (int m = 0; m < B; m++) *eig_rel = fmax(*eig_rel, fabs(e1[m] - e2[m]) / fabs(e2[m]));
+  for (int m = 0; m < columns; m++) {
+    double dot = 0, n1 = 0, n2 = 0;
+    for (int b = 0; b < B; b++) {
+      double x = t1[(size_t)b * B + m], y = t2[(size_t)b * B + m];
+      dot += x * y, n1 += x * x, n2 += y * y;
+    }
+    *min_cos = fmin(*min_cos, fabs(dot) / sqrt(n1 * n2));
+  }
+}
+
+/* --solve-compare 1 (issue 21): S3 and S5-S7 of CUDA-MNF as two Dsyevd and
+ * three Dgemm (before) against one Dsygvd (after), on the same scenes, in
+ * the same process: end to end (medians of 9) and each one's ratio to the
+ * transfer floor; the solve phase alone; and how far each solution is from
+ * the CPU's (LAPACKE dsyevd, float64): eigenvalues, and the directions of
+ * the first `components` columns of T. */
+static int solve_compare(FILE *f, int scenes, int components)
+{
+  envi_allocator pinned = mnf_gpu_pinned_allocator();
+  fprintf(f, "S3 and S5-S7 of CUDA-MNF: two eigendecompositions (cuSOLVER Dsyevd x2, Dgemm x3) against one generalised "
+             "eigenproblem (cuSOLVER Dsygvd), each forced; ms, medians of 9 runs\n\n"
+             "| image | transfer floor | end to end, two Dsyevd | / floor | end to end, one Dsygvd | / floor | "
+             "solve, two Dsyevd | solve, one Dsygvd | eigenvalues vs CPU, two / one | min cos of T's first %d columns "
+             "vs CPU, two / one |\n|---|---|---|---|---|---|---|---|---|---|\n", components);
+  for (int i = 0; i < scenes; i++) {
+    mnf_image img;
+    if (make_scene(i, &pinned, &img)) return 1;
+    scene_times t;
+    memset(&t, 0, sizeof t);
+    double floor_ms = transfer_floor_ms(i, &img, components, &t), e;
+    double two = end_to_end(i, &img, MNF_IMPL_GPU, MNF_GPU_SOLVER_CUSOLVER_TWO, MNF_GPU_STORAGE_AUTO, components, &e, &t);
+    double one = end_to_end(i, &img, MNF_IMPL_GPU, MNF_GPU_SOLVER_CUSOLVER, MNF_GPU_STORAGE_AUTO, components, &e, &t);
+    size_t bb = (size_t)BANDS * BANDS;
+    double *eig = (double *)malloc(sizeof(double) * 3 * BANDS), *tr = (double *)malloc(sizeof(double) * 3 * bb);
+    double rel[2] = {NAN, NAN}, cosine[2] = {NAN, NAN};
+    if (eig && tr && solve_once(&img, MNF_GPU_SOLVER_CPU, eig, tr) == 0 &&
+        solve_once(&img, MNF_GPU_SOLVER_CUSOLVER_TWO, eig + BANDS, tr + bb) == 0 &&
+        solve_once(&img, MNF_GPU_SOLVER_CUSOLVER, eig + 2 * BANDS, tr + 2 * bb) == 0) {
+      solve_distance(eig + BANDS, tr + bb, eig, tr, BANDS, components, &rel[0], &cosine[0]);
+      solve_distance(eig + 2 * BANDS, tr + 2 * bb, eig, tr, BANDS, components, &rel[1], &cosine[1]);
+    }
+    fprintf(f, "| %d | %.3f | %.3f | %.3fx | %.3f | %.3fx | %.3f | %.3f | %.1e / %.1e | %.9f / %.9f |\n", i + 1,
+            floor_ms, two, two / floor_ms, one, one / floor_ms, t.solve_cusolver_two_ms, t.solve_cusolver_ms, rel[0],
+            rel[1], cosine[0], cosine[1]);
+    free(eig);
+    free(tr);
+    mnf_image_free(&img);
+  }
+  return 0;
+}
+
 /* One line on a mistake (the mnf tools' rule for bad input), more on --help. */
-#define MNF_BENCH_USAGE "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10]"
+#define MNF_BENCH_USAGE "usage: mnf-bench [--out DIR] [--scenes 1..3] [--components M] [--serial-full N] [--profile-cov 3..10] [--solve-compare 1]"
 static const char usage_text[] =
   MNF_BENCH_USAGE "\n"
   "  Tables 5-8 of the paper on this GPU for its three AVIRIS-sized scenes (synthetic, in memory);\n"
-  "  writes DIR/mnf_results.jsonl, DIR/mnf_tables.md and DIR/mnf_table8.dat (needs a GPU)\n";
+  "  writes DIR/mnf_results.jsonl, DIR/mnf_tables.md and DIR/mnf_table8.dat (needs a GPU)\n"
+  "  --solve-compare 1: only S3, S5-S7 as two eigendecompositions against one generalised problem,\n"
+  "  end to end against the transfer floor (DIR/mnf_results.jsonl, DIR/mnf_solve_compare.md)\n";
 
 int main(int argc, char **argv)
 {
   const char *out_dir = ".";
-  int scenes = 3, components = 20, profile = 0;
+  int scenes = 3, components = 20, profile = 0, solve_cmp = 0;
   for (int i = 1; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       fputs(usage_text, stdout);
@@ -845,6 +938,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--scenes")) scenes = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--components")) components = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--serial-full")) serial_full_scenes = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--solve-compare")) solve_cmp = atoi(argv[i + 1]);
     else {
       fprintf(stderr, "mnf-bench: unknown option '%s'; " MNF_BENCH_USAGE "\n", argv[i]);
       return 2;
@@ -864,11 +958,22 @@ int main(int argc, char **argv)
   char path[1024];
   snprintf(path, sizeof path, "%s/mnf_results.jsonl", out_dir);
   results = fopen(path, "w");
-  snprintf(path, sizeof path, "%s/mnf_tables.md", out_dir);
+  snprintf(path, sizeof path, "%s/%s", out_dir, solve_cmp ? "mnf_solve_compare.md" : "mnf_tables.md");
   tables = fopen(path, "w");
   if (!results || !tables) {
     fprintf(stderr, "mnf-bench: cannot write in %s\n", out_dir);
     return 1;
+  }
+  if (solve_cmp) {
+    fprintf(tables, "Device: %s\n\n", dev.name);
+    int rc = solve_compare(tables, scenes, components);
+    fclose(tables);
+    fclose(results);
+    snprintf(path, sizeof path, "%s/mnf_solve_compare.md", out_dir);
+    FILE *again = fopen(path, "r");
+    for (int c; again && (c = fgetc(again)) != EOF;) putchar(c);
+    if (again) fclose(again);
+    return rc;
   }
   double peak = measured_fp32_peak_gflops();
   result_line r;
@@ -883,13 +988,8 @@ int main(int argc, char **argv)
   memset(t, 0, sizeof t);
   envi_allocator pinned = mnf_gpu_pinned_allocator();
   for (int i = 0; i < scenes; i++) {
-    synth_params p;
-    synth_defaults(&p, scene_size[i][0], scene_size[i][1], BANDS, ENVI_I16, 1000 + i);
     mnf_image img;
-    if (synth_generate(&p, &img, &pinned)) {
-      fprintf(stderr, "mnf-bench: out of memory for scene %d\n", i + 1);
-      return 1;
-    }
+    if (make_scene(i, &pinned, &img)) return 1;
     fprintf(stderr, "scene %d: %dx%dx%d\n", i + 1, img.samples, img.lines, img.bands);
     kernel_tables(i, &img, components, peak, &t[i]);
     double e_gpu = 0, e_syrk = 0, e_gemm = 0;

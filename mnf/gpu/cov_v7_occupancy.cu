@@ -1,8 +1,9 @@
 /* Covariance V7 (Table 6, beyond the paper): V6's tile with twice the warps
- * in flight. Run 4's profile of V6 (data/h100_run4/ncu_cov_v6.txt): 221
- * registers a thread, so 8 warps per SM, 11% achieved occupancy and 46% of
- * the issue slots busy: with two warps per scheduler, a warp waiting at the
- * barrier or on a shared load left its scheduler idle. V7 keeps the 64 x 64
+ * in flight. Run 4's profile of V6 (data/h100_run4/ncu_cov_v6.txt, in the
+ * history at commit 072df66; mnf/data/README.md): 221 registers a thread,
+ * so 8 warps per SM, 11% achieved occupancy and 46% of the issue slots busy:
+ * with two warps per scheduler, a warp waiting at the barrier or on a shared
+ * load left its scheduler idle. V7 keeps the 64 x 64
  * block tile and its lower-triangle grid but spends four warps on it, each
  * one 32 x 32 quarter, a thread 8 x 4 outputs (rows rh*32 + p*16 + ty*4 +
  * 0..3, p in {0, 1}; columns ch*32 + tx*4 + 0..3). Each thread then holds

@@ -19,6 +19,7 @@
  *     choice) or cublasSgemm, S8 by cublasSgemm plus cublasSger for the
  *     mean; the noise filter is the same kernel as CUDA-MNF's, as in the
  *     paper, and S3, S5-S7 run where CUDA-MNF's do. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -231,6 +232,11 @@ static void solver_create(mnf_gpu_plan *p)
   CUDA_CHECK(cudaMallocHost(&p->h_info, 2 * sizeof(int)));
   CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(p->solver, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, p->B, p->d_eig,
                                              p->B, p->d_w, &p->lwork));
+  int lwork_general = 0;
+  CUSOLVER_CHECK(cusolverDnDsygvd_bufferSize(p->solver, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR,
+                                             CUBLAS_FILL_MODE_LOWER, p->B, p->d_eig, p->B, p->d_cd, p->B, p->d_w,
+                                             &lwork_general));
+  if (lwork_general > p->lwork) p->lwork = lwork_general;
   CUDA_CHECK(cudaMalloc(&p->d_work, (size_t)p->lwork * 8));
   /* One solve of a diagonal matrix loads the kernels (CUDA loads them on
    * first use), so the auto choice's first timing is not that of a cold
@@ -736,6 +742,21 @@ static void transform_cublas(mnf_gpu_plan *p)
   CUDA_CHECK(cudaMemcpyAsync(p->r.components_data, p->d_z, sizeof(float) * M * S, cudaMemcpyDeviceToHost, p->compute));
 }
 
+/* A device solve's result into r: cuSOLVER's eigenvectors (the columns of
+ * t, column-major, ascending) as T's columns in decreasing order, their
+ * eigenvalues w likewise, the signs fixed; S3's time since t0 (S5-S7 are
+ * inside it on the device). */
+static void store_solution(mnf_result *r, const double *t, const double *w, int B, double t0)
+{
+  for (int m = 0; m < B; m++) {
+    r->eigenvalues[m] = w[B - 1 - m];
+    for (int b = 0; b < B; b++) r->transform[(size_t)b * B + m] = t[(size_t)(B - 1 - m) * B + b];
+  }
+  mnf_fix_signs(r->transform, B);
+  r->step_ms[2] = mnf_now_ms() - t0;
+  r->step_ms[4] = r->step_ms[5] = r->step_ms[6] = 0.0;
+}
+
 /* S3, S5, S6, S7 on the device, in float64 as on the host: Dsyevd for the
  * two eigenproblems, Dgemm for the three products. The symmetric inputs
  * read the same row- or column-major; the results come back column-major
@@ -771,13 +792,46 @@ static int solve_cusolver(mnf_gpu_plan *p, char *err, size_t err_size)
                     w_noise[0], w_noise[B - 1]);
   if (p->h_info[1])
     return mnf_fail(err, err_size, "eigendecomposition of the adjusted data covariance failed (cuSOLVER info %d)", p->h_info[1]);
-  for (int m = 0; m < B; m++) {
-    r->eigenvalues[m] = w_adj[B - 1 - m];
-    for (int b = 0; b < B; b++) r->transform[(size_t)b * B + m] = t[(size_t)(B - 1 - m) * B + b];
-  }
-  mnf_fix_signs(r->transform, B);
-  r->step_ms[2] = mnf_now_ms() - t0;
-  r->step_ms[4] = r->step_ms[5] = r->step_ms[6] = 0.0;
+  store_solution(r, t, w_adj, B, t0);
+  return 0;
+}
+
+/* S3 and S5-S7 as the one generalised symmetric-definite problem they are,
+ * C_D t = lambda C_N t (Dsygvd: a Cholesky factor L of C_N, L^-1 C_D L^-T,
+ * one Dsyevd, the back-substitution), instead of two eigendecompositions
+ * and three products: the same T (T^T C_N T = I, T^T C_D T = diag lambda)
+ * in about half the time. A singular C_N fails the Cholesky (info > B), or
+ * leaves a pivot L_ii^2 (at least C_N's smallest eigenvalue) that is tiny
+ * next to the largest variance: both are reported as the two-step path
+ * reports a tiny smallest eigenvalue. */
+static int solve_cusolver_general(mnf_gpu_plan *p, char *err, size_t err_size)
+{
+  mnf_result *r = &p->r;
+  int B = p->B;
+  size_t bb = (size_t)B * B;
+  if (mnf_check_bands(r, err, err_size)) return -1;
+  double t0 = mnf_now_ms();
+  CUDA_CHECK(cudaMemcpyAsync(p->d_eig, r->data_cov, bb * 8, cudaMemcpyHostToDevice, p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->d_cd, r->noise_cov, bb * 8, cudaMemcpyHostToDevice, p->compute));
+  CUSOLVER_CHECK(cusolverDnDsygvd(p->solver, CUSOLVER_EIG_TYPE_1, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, B,
+                                  p->d_eig, B, p->d_cd, B, p->d_w, p->d_work, p->lwork, p->d_info));
+  double *h_pivots = p->h_solved + bb + B;   /* the diagonal of L, stride B + 1 */
+  CUDA_CHECK(cudaMemcpyAsync(p->h_solved, p->d_eig, bb * 8, cudaMemcpyDeviceToHost, p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->h_solved + bb, p->d_w, (size_t)B * 8, cudaMemcpyDeviceToHost, p->compute));
+  CUDA_CHECK(cudaMemcpy2DAsync(h_pivots, 8, p->d_cd, (size_t)(B + 1) * 8, 8, (size_t)B, cudaMemcpyDeviceToHost,
+                               p->compute));
+  CUDA_CHECK(cudaMemcpyAsync(p->h_info, p->d_info, sizeof(int), cudaMemcpyDeviceToHost, p->compute));
+  CUDA_CHECK(cudaStreamSynchronize(p->compute));
+  double variance = 0.0, pivot = INFINITY;
+  for (int b = 0; b < B; b++) variance = fmax(variance, r->noise_cov[(size_t)b * B + b]);
+  for (int b = 0; b < B && p->h_info[0] == 0; b++) pivot = fmin(pivot, h_pivots[b] * h_pivots[b]);
+  if (p->h_info[0] > B || (p->h_info[0] == 0 && !(pivot > 1e-12 * variance)))
+    return mnf_fail(err, err_size, "noise covariance is singular (%s): bands are linearly dependent",
+                    p->h_info[0] > B ? "its Cholesky factorisation fails" : "a Cholesky pivot below 1e-12 of the largest variance");
+  if (p->h_info[0])
+    return mnf_fail(err, err_size, "the generalised eigenproblem C_D t = lambda C_N t failed (cuSOLVER info %d)",
+                    p->h_info[0]);
+  store_solution(r, p->h_solved, p->h_solved + bb, B, t0);
   return 0;
 }
 
@@ -788,11 +842,12 @@ static int solve_cusolver(mnf_gpu_plan *p, char *err, size_t err_size)
 static int solve(mnf_gpu_plan *p, char *err, size_t err_size)
 {
   if (p->solver_choice == MNF_GPU_SOLVER_CPU) return mnf_solve(&p->r, true, err, err_size);
-  if (p->solver_choice == MNF_GPU_SOLVER_CUSOLVER) return solve_cusolver(p, err, err_size);
+  if (p->solver_choice == MNF_GPU_SOLVER_CUSOLVER) return solve_cusolver_general(p, err, err_size);
+  if (p->solver_choice == MNF_GPU_SOLVER_CUSOLVER_TWO) return solve_cusolver(p, err, err_size);
   double t0 = mnf_now_ms();
   if (mnf_solve(&p->r, true, err, err_size)) return -1;
   double t1 = mnf_now_ms();
-  if (solve_cusolver(p, err, err_size)) return -1;
+  if (solve_cusolver_general(p, err, err_size)) return -1;
   p->solve_cpu_ms = t1 - t0;
   p->solve_gpu_ms = mnf_now_ms() - t1;
   p->solver_choice = p->solve_gpu_ms < p->solve_cpu_ms ? MNF_GPU_SOLVER_CUSOLVER : MNF_GPU_SOLVER_CPU;
@@ -856,10 +911,13 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   p->r.step_ms[7] = wall3 - wall2;
   p->r.total_ms = total;
   /* Static strings: the result outlives the plan (mnf_gpu_run). */
-  static const char *notes[2][2] = {
+  static const char *notes[2][3] = {
       {"GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), 'S8' holds the "
        "transform with the download; S3 and S5-S7 on the CPU (LAPACKE, OpenBLAS); total by CUDA events, buffer "
        "allocation and pinning excluded",
+       "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), 'S8' holds the "
+       "transform with the download; 'S3' holds S3 and S5-S7 on the GPU as one generalised eigenproblem (cuSOLVER "
+       "Dsygvd); total by CUDA events, buffer allocation and pinning excluded",
        "GPU: 'S1 noise filter' holds S1+S2+S4 with the upload (overlapped in chunks for --impl gpu), 'S8' holds the "
        "transform with the download; 'S3' holds S3 and S5-S7 on the GPU (cuSOLVER Dsyevd, cuBLAS Dgemm); total by "
        "CUDA events, buffer allocation and pinning excluded"},
@@ -868,9 +926,14 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
        "the CPU (LAPACKE, OpenBLAS); total by CUDA events, buffer allocation and pinning excluded",
        "GPU, streamed (the image did not fit in GPU memory and went up twice, in chunks): 'S1 noise filter' holds "
        "S1+S2+S4 with the first upload, 'S8' the transform with the second upload and the download; 'S3' holds S3 "
+       "and S5-S7 on the GPU as one generalised eigenproblem (cuSOLVER Dsygvd); total by CUDA events, buffer "
+       "allocation and pinning excluded",
+       "GPU, streamed (the image did not fit in GPU memory and went up twice, in chunks): 'S1 noise filter' holds "
+       "S1+S2+S4 with the first upload, 'S8' the transform with the second upload and the download; 'S3' holds S3 "
        "and S5-S7 on the GPU (cuSOLVER Dsyevd, cuBLAS Dgemm); total by CUDA events, buffer allocation and pinning "
        "excluded"}};
-  p->r.note = notes[p->stream_rows > 0][p->solver_choice == MNF_GPU_SOLVER_CUSOLVER];
+  p->r.note = notes[p->stream_rows > 0][p->solver_choice == MNF_GPU_SOLVER_CUSOLVER ? 1 :
+                                         p->solver_choice == MNF_GPU_SOLVER_CUSOLVER_TWO ? 2 : 0];
   p->r.streamed = p->stream_rows > 0;
   *out = &p->r;
   return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json_reader.h"
@@ -192,13 +193,20 @@ static void test_fix(void) {
   } else {
     printf("nvcc not found: the compile check of the fixed file is skipped\n");
   }
-  /* --backup keeps the original. */
+  /* --backup keeps the original; the run says what it applied and does
+   * not repeat the warnings its fix-its removed: nothing is left, exit 0. */
   free(scratch_file("fixable.cu", fixable));
   args = wl_test_format("check --fix --backup --gpu '%s' '%s'", profile, path);
-  free(run_text(args, &status));
+  char *said = run_text(args, &status);
   free(args);
-  CHECK(status == 1);
+  CHECK(status == 0);
   CHECK(access(orig, F_OK) == 0);
+  char *applied = wl_test_format("warplint: applied 2 fix-its to %s; backup %s.orig\n", path, path);
+  CHECK(strstr(said, applied) != NULL);
+  CHECK(strstr(said, "warning:") == NULL && strstr(said, "; 0 warnings, 0 notes\n") != NULL);
+  if (!strstr(said, applied)) fprintf(stderr, "--fix --backup said:\n%s\n", said);
+  free(applied);
+  free(said);
   free(path);
   free(broken);
   free(orig);
@@ -494,10 +502,16 @@ static void test_large_file(void) {
     lines += 10;
   }
   fclose(f);
-  /* ctest's TIMEOUT on this test bounds the time; here: it finishes, with the findings. */
+  /* It finishes in seconds (60 bounds it on a loaded 2-core machine), with the findings. */
   char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
   int status;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   json_value *doc = run_json(args, &status);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+  printf("the 50,000-line file: %.1f s\n", seconds);
+  CHECK(seconds < 60.0);
   free(args);
   CHECK(doc != NULL);
   CHECK(status == 1);
@@ -589,6 +603,113 @@ static void test_explain(void) {
   free(args);
   CHECK(status == 0 && strstr(out, "local_array.max_registers.vecadd.<arch>") && strstr(out, "73 elements (Table 3)"));
   CHECK(strstr(out, "__global__") != NULL);  /* the bad and good examples, from the data folder */
+  free(out);
+}
+
+/* Output of a command as exactly one line: exit status, then whether the
+ * line is the one wanted. */
+static void expect_one_line(const char *args, int want_status, const char *want) {
+  int status;
+  char *out = run_text(args, &status);
+  size_t len = strlen(out);
+  bool one_line = len > 0 && strchr(out, '\n') == out + len - 1;
+  if (status == want_status && one_line && strcmp(out, want) == 0) test_passed++;
+  else test_fail(__FILE__, __LINE__, "warplint %s: exit %d, printed:\n%s(want exit %d and the line: %s)", args, status,
+                 out, want_status, want);
+  free(out);
+}
+
+/* What a new user meets (issue 21): each mistake named in one line. */
+static void test_errors_say_what(void) {
+  expect_one_line("check --format=xml x.cu", 2,
+                  "warplint: --format 'xml' is not one of text, json, sarif or html (see warplint --help)\n");
+  expect_one_line("check --fail-on=sometimes x.cu", 2,
+                  "warplint: --fail-on 'sometimes' is not one of warning or note (see warplint --help)\n");
+  int status;
+  char *cmd = wl_test_format("'%s' lint x.cu 2>&1", warplint);
+  char *out = wl_test_run(cmd, &status);
+  CHECK(status == 2);
+  CHECK_STR(out, "warplint: command 'lint' is not one of check, arrays, explain or rules (see warplint --help)\n");
+  free(out);
+  free(cmd);
+  /* --arch with no profile measured on it: stop, naming those there are. */
+  out = run_text("check --arch sm_80 x.cu", &status);
+  CHECK(status == 2);
+  CHECK(strncmp(out, "warplint: error: no GPU profile for sm_80 in ", 45) == 0);
+  CHECK(strstr(out, "h100-sxm (sm_90)") && strstr(out, "k20c-paper (sm_35)") && strstr(out, "name one with --gpu"));
+  CHECK(strchr(out, '\n') == out + strlen(out) - 1);
+  free(out);
+  /* A folder: the .cu files under it are analysed; one with none is an
+   * error of its own, and the other inputs are still analysed. */
+  char *folder = wl_test_format("%s/adir", scratch), *sub = wl_test_format("%s/adir/sub", scratch);
+  char *empty = wl_test_format("%s/emptydir", scratch);
+  mkdir(folder, 0755);
+  mkdir(sub, 0755);
+  mkdir(empty, 0755);
+  free(scratch_file("adir/a.cu", "__global__ void k(float *a, int n) { a[threadIdx.x * n] = 1.0f; }\n"));
+  free(scratch_file("adir/sub/b.cu", "__global__ void k(float *a, int n) { a[threadIdx.x * n] = 2.0f; }\n"));
+  free(scratch_file("adir/notes.txt", "not CUDA\n"));
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, folder);
+  json_value *doc = run_json(args, &status);
+  free(args);
+  const json_value *files = json_get(doc, "files");
+  CHECK(status == 1 && files && files->count == 2);
+  CHECK(doc && count_rule(doc, "G_3") == 2);
+  for (size_t i = 0; files && i < files->count; i++)
+    CHECK(strstr(json_string_or(json_get(json_at(files, i), "file"), ""), i ? "/adir/sub/b.cu" : "/adir/a.cu"));
+  json_free(doc);
+  char *good = wl_test_format("%s/adir/a.cu", scratch);
+  args = wl_test_format("check --gpu '%s' '%s' '%s'", profile, empty, good);
+  out = run_text(args, &status);
+  free(args);
+  char *line = wl_test_format("%s: error: a folder with no .cu file in it\n", empty);
+  CHECK(status == 2);
+  CHECK(strstr(out, line) != NULL);   /* stderr's line, wherever it falls among stdout's */
+  CHECK(strstr(out, "[G_3]") != NULL);   /* the other input still analysed */
+  free(line);
+  free(out);
+  /* A text file with no kernel: said, exit 0. */
+  char *text = scratch_file("notes.txt", "Just some notes, no CUDA here.\n");
+  args = wl_test_format("check --gpu '%s' '%s'", profile, text);
+  out = run_text(args, &status);
+  free(args);
+  line = wl_test_format("%s: note: no kernel found (no __global__ function defined in this file)\n", text);
+  CHECK(status == 0);
+  CHECK(strstr(out, line) != NULL);
+  free(line);
+  free(out);
+  free(text); free(good); free(folder); free(sub); free(empty);
+}
+
+/* The summary's count of notes is the count of note: lines it stands for:
+ * the findings at note severity, and the lines that explain findings. */
+static void test_summary_counts_note_lines(void) {
+  char *args = wl_test_format("check --gpu '%s' '%s/tests/advisor/fixtures/s1_positive.cu'", profile,
+                              test_source_dir());
+  int status;
+  char *out = run_text(args, &status);
+  free(args);
+  long note_lines = 0, note_findings = 0, warnings = 0, said_findings = -1, said_lines = 0, said_warnings = -1;
+  for (const char *p = out; (p = strstr(p, ": note: ")); p++) note_lines++;
+  for (const char *p = out; (p = strstr(p, ": warning: ")); p++) warnings++;
+  const char *summary = strstr(out, "\nwarplint: ");
+  CHECK(summary != NULL);
+  if (summary) {
+    const char *counts = strstr(summary, "; ");
+    CHECK(counts && sscanf(counts, "; %ld warning%*[s], %ld note", &said_warnings, &said_findings) == 2);
+    const char *under = strstr(summary, "(and ");
+    if (under) sscanf(under, "(and %ld", &said_lines);
+  }
+  /* a finding at note severity prints "FILE:L:C: note: MESSAGE [RULE]" */
+  for (const char *p = out; (p = strstr(p, ": note: ")); p++) {
+    const char *end = strchr(p, '\n');
+    if (end && end[-1] == ']' && end - p > 4 && end[-5] == '[') note_findings++;
+  }
+  CHECK(warnings == said_warnings);
+  CHECK(note_findings == said_findings);
+  CHECK(note_lines == said_findings + said_lines);
+  CHECK(said_lines > 0);
+  if (note_lines != said_findings + said_lines) fprintf(stderr, "%s\n", out);
   free(out);
 }
 
@@ -815,6 +936,8 @@ int main(int argc, char **argv) {
   test_same_error_same_status();
   test_explain();
   test_singulars();
+  test_errors_say_what();
+  test_summary_counts_note_lines();
   test_sarif_relative_uri();
   test_changed_since();
   test_ptxas();

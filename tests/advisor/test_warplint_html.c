@@ -107,13 +107,22 @@ static void check_finding(const json_value *f, size_t i, const char *page, const
   CHECK(svgs == drawn + fix_drawn);
   check_drawn_degree(f, art);
   const json_value *metrics = json_get(json_get(f, "estimate"), "metrics");
+  bool paper_states = false;
   for (size_t m = 0; metrics && m < metrics->count; m++) {
     const json_value *metric = json_at(metrics, m);
     const json_value *value = json_get(metric, "value");
     if (value && value->type == JSON_NUMBER) CHECK(contains_number(art, value->number));
     double paper = k20c_value(k20c, json_string_or(json_get(metric, "key"), ""));
     if (!isnan(paper)) CHECK(contains_number(art, paper));
+    paper_states |= !isnan(paper);
   }
+  /* The K20c column only where the paper states a value; else one line
+   * says it states none (never a column of "not stated"). */
+  bool column = strstr(art, "K20c, the paper") != NULL;
+  bool said = strstr(art, "The paper states none of these values for the K20c.") != NULL;
+  if (metrics && metrics->count) CHECK(column != said);
+  if (paper_states) CHECK(column);
+  CHECK(strstr(art, "not stated in the paper") == NULL || column);
   free(rule);
   free(written);
   free(fixed);
@@ -285,7 +294,8 @@ static void test_output_file(void) {
 
 /* A line of the text drawing: its title or one of its rows. */
 static bool drawing_line(const char *line) {
-  static const char *const starts[] = {"  warp as written:", "  after the fix:", "    lane ", "    byte ",
+  static const char *const starts[] = {"  warp as written:", "  warp as written, drawn for ", "  after the fix",
+                                       "    lane ", "    byte ",
                                        "    bank ", "    ways ", "    sector ", "    word ", NULL};
   for (const char *const *s = starts; *s; s++)
     if (strncmp(line, *s, strlen(*s)) == 0) return true;
@@ -324,7 +334,11 @@ static void test_draw_text(void) {
   CHECK(strstr(drawn, "    bank       0    0    0    0    0    0    0    0\n") != NULL);
   CHECK(strstr(drawn, "    bank       0    1    2    3    4    5    6    7\n") != NULL);
   CHECK(strstr(drawn, "    sector ") != NULL);
-  CHECK(strstr(drawn, "  warp as written: not drawn: the lanes' offsets are not known") != NULL);
+  /* Lanes N elements apart (N a run-time size): drawn for a stated example. */
+  CHECK(strstr(drawn, "  warp as written, drawn for N = 32 as an example (the offsets depend on run-time sizes; "
+                      "any larger size draws the same sectors and lines): 4-byte global accesses, 32 lanes active: "
+                      "32 sectors in 32 128-byte lines") != NULL);
+  CHECK(strstr(drawn, "    byte       0  128  256  384  512  640  768  896\n") != NULL);
   free(stripped);
   free(drawn);
   free(with_draw);
@@ -345,7 +359,14 @@ static void test_explain_draws(void) {
   out = run("explain C_3", "2>&1", &status);
   CHECK(status == 0);
   CHECK(strstr(out, "32 distinct words, served one after another") != NULL);
-  CHECK(strstr(out, "one word, a broadcast to every lane") != NULL);
+  /* C_3's fix moves the table to global memory: the same words, in one
+   * request, priced there; never a broadcast (that would change the result). */
+  CHECK(strstr(out, "one word, a broadcast to every lane") == NULL);
+  CHECK(strstr(out, "  the bad example's warp after the fix (the table in global memory, read-only path): 4-byte "
+                    "global accesses, 32 lanes active: 4 sectors in 1 128-byte line") != NULL);
+  CHECK(strstr(out, "cycles as written (warp.constant.distinct_32), ") != NULL);
+  CHECK(strstr(out, "cycles after the fix (warp.global.distinct_32)\n") != NULL);
+  CHECK(strstr(out, "// expect:") == NULL);   /* the examples without the tests' markers */
   free(out);
   out = run("explain G_1", "2>&1", &status);   /* advice: no finding to draw */
   CHECK(status == 0 && strstr(out, "warp drawings") == NULL);

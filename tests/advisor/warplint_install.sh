@@ -28,7 +28,8 @@ check_tree() {  # check_tree LABEL ROOT
   out=$("$root/bin/warplint" explain S_1 2>&1)
   expect "$label: explain S_1 shows the H100 profile's values" \
     grep -qE '^  bank_conflict\.way_32 +[0-9.]+ cycles' <<<"$out"
-  expect "$label: explain S_1 prints the bad example" grep -qF 'tile[threadIdx.x][threadIdx.y]; // expect: S_1' <<<"$out"
+  expect "$label: explain S_1 prints the bad example" grep -qE 'tile\[threadIdx.x\]\[threadIdx.y\];$' <<<"$out"
+  expect "$label: ... without the tests' markers" lacks '// expect:' "$out"
   expect "$label: every example found" lacks 'not found at' "$out"
   out=$("$root/bin/warplint" check --shim "$fixture" 2>&1)
   expect "$label: check quotes the measured cost" grep -qE '\[S_1\]$' <<<"$out"

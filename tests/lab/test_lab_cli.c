@@ -62,6 +62,18 @@ static void test_list(void) {
   CHECK(status == 0);
   CHECK(count_lines(out) == lab_exercise_count);
   for (int i = 0; i < lab_exercise_count; i++) CHECK(strstr(out, lab_exercises[i].stem) != NULL);
+  /* The columns line up: the rule and the file start at the same place in
+   * every row, however long the title. */
+  long rule_column = -1, file_column = -1;
+  for (const char *row = out; row && *row; row = strchr(row, '\n') ? strchr(row, '\n') + 1 : NULL) {
+    const lab_exercise *ex = lab_find_exercise(atoi(row));
+    const char *rule = ex ? strstr(row, ex->rules) : NULL, *file = strstr(row, "exercises/");
+    CHECK(rule && file);
+    if (!rule || !file) break;
+    if (rule_column < 0) { rule_column = rule - row; file_column = file - row; }
+    if (rule - row != rule_column || file - row != file_column)
+      test_fail(__FILE__, __LINE__, "lab list: row %d is not aligned: %.80s", ex->number, row);
+  }
   free(out);
 }
 

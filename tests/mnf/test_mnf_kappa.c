@@ -252,8 +252,43 @@ static void test_nonfinite(void)
   mnf_image_free(&img);
 }
 
+/* Issue 21: the float32 variants' warning, decided from the covariances
+ * (here the CPU's, in float64, of the same scenes): none where float32
+ * resolves the noise floor (kappa 1e3), one line naming the condition number
+ * where it cannot (4e8, the scene the cuBLAS variants got wrong on the
+ * H100); never for the float64 implementations. */
+static void test_float32_warning(void)
+{
+  static const double kappas[2] = {1e3, 4e8};
+  for (int i = 0; i < 2; i++) {
+    mnf_image img;
+    CHECK(ref_kappa_scene(W, H, B, kappas[i], ENVI_F32, &img) == 0);
+    mnf_options opt = {0, MNF_NOISE_MEAN3, MNF_IMPL_CPU, 0, 0, 1};
+    mnf_result r;
+    char err[512];
+    if (mnf_run(&img, &opt, &r, err, sizeof err)) {
+      test_fail(__FILE__, __LINE__, "kappa %g: %s", kappas[i], err);
+      mnf_image_free(&img);
+      continue;
+    }
+    CHECK(r.warning[0] == 0);   /* float64: no warning, whatever the scene */
+    mnf_check_float32_covariances(MNF_IMPL_CUBLAS, &r);
+    printf("kappa %g: measured %.3g; cublas: %s\n", kappas[i], r.kappa, r.warning[0] ? r.warning : "no warning");
+    CHECK(r.kappa > kappas[i] / 3 && r.kappa < kappas[i] * 3);
+    if (i == 0) CHECK(r.warning[0] == 0);
+    else {
+      CHECK(strstr(r.warning, "--impl cublas: float32 covariances cannot resolve this image's noise floor "
+                              "(condition number ") == r.warning);
+      CHECK(strchr(r.warning, '\n') == NULL);
+    }
+    mnf_result_free(&r);
+    mnf_image_free(&img);
+  }
+}
+
 int main(void)
 {
+  test_float32_warning();
   test_kappa(MNF_IMPL_SERIAL);
   test_kappa(MNF_IMPL_CPU);
   test_noise_scale();
