@@ -1451,6 +1451,11 @@ static void trace_access(const ir_kernel *ik, const access_info *x) {
  * declared alignment; for memory a pointer reaches, the access's own. */
 static long long base_alignment(const ir_kernel *ik, int base, LLVMValueRef inst) {
   const ir_base *b = &ik->bases[base];
+  /* a __shared__ array defined here is placed by the compiler, which aligns
+   * it for its widest access: nvcc reads s[2 * i] and s[2 * i + 1] of a
+   * float array in one LDS.64 (the H100's counters on fwt and hwt1d) */
+  if (b->kind == BASE_GLOBAL && b->space == SP_SHARED && !LLVMIsDeclaration(b->value))
+    return LLVMGetAlignment(b->value) > 16 ? LLVMGetAlignment(b->value) : 16;
   if (b->kind == BASE_GLOBAL || b->kind == BASE_ALLOCA) return LLVMGetAlignment(b->value);
   /* memory a pointer reaches: only what the compiler knows of the access
    * (its type's alignment, a float4's 16), as nvcc knows no more */
