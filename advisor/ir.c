@@ -1419,9 +1419,11 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
     model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
     /* lanes scaled by a run-time size ((row / 4) * n, (i * 8) % size):
      * in global memory what counts is that they land rows apart, so the
-     * sizes are given a large odd value and the lanes evaluated */
+     * sizes are given large values, no power of two, and the lanes
+     * evaluated. Multiples of 8, so that rows of 4-byte elements start on
+     * a sector as a matrix's rows do (a row's float4 must be aligned) */
     if (m->kind == LANE_UNKNOWN && k->arrays[x->array].space == SP_GLOBAL) {
-      k->probe_uniform = 4099;
+      k->probe_uniform = 4104;
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
       k->probe_uniform = 0;
     }
