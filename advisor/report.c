@@ -169,17 +169,20 @@ static void write_classes(jsonw *w, int classes) {
 
 /* How each kernel was analysed: "device" (each instantiation by its name
  * in device code) or "syntax" (with why there was no device code). */
+static void write_kernel_record(jsonw *w, const wl_kernel_record *r) {
+  jsonw_key(w, "kernel"); jsonw_string(w, r->kernel);
+  jsonw_key(w, "line"); jsonw_int(w, r->line);
+  jsonw_key(w, "column"); jsonw_int(w, r->column);
+  jsonw_key(w, "analysis"); jsonw_string(w, r->analysis);
+  jsonw_key(w, "instance"); jsonw_string(w, r->instance);
+  jsonw_key(w, "reason"); jsonw_string(w, r->reason);
+}
+
 static void write_kernel_records(jsonw *w, const wl_file_result *f) {
   jsonw_array_begin(w);
   for (size_t k = 0; k < f->kernel_count; k++) {
-    const wl_kernel_record *r = &f->kernels[k];
     jsonw_object_begin(w);
-    jsonw_key(w, "kernel"); jsonw_string(w, r->kernel);
-    jsonw_key(w, "line"); jsonw_int(w, r->line);
-    jsonw_key(w, "column"); jsonw_int(w, r->column);
-    jsonw_key(w, "analysis"); jsonw_string(w, r->analysis);
-    jsonw_key(w, "instance"); jsonw_string(w, r->instance);
-    jsonw_key(w, "reason"); jsonw_string(w, r->reason);
+    write_kernel_record(w, &f->kernels[k]);
     jsonw_object_end(w);
   }
   jsonw_array_end(w);
@@ -525,6 +528,21 @@ void wl_print_sarif(const wl_file_result *results, size_t count) {
     free(text);
   }
   jsonw_array_end(&w);
+  /* which model analysed each kernel, as JSON's files[].kernels */
+  jsonw_key(&w, "properties");
+  jsonw_object_begin(&w);
+  jsonw_key(&w, "kernels");
+  jsonw_array_begin(&w);
+  for (size_t i = 0; i < count; i++) {
+    for (size_t k = 0; k < results[i].kernel_count; k++) {
+      jsonw_object_begin(&w);
+      jsonw_key(&w, "file"); jsonw_string(&w, results[i].path);
+      write_kernel_record(&w, &results[i].kernels[k]);
+      jsonw_object_end(&w);
+    }
+  }
+  jsonw_array_end(&w);
+  jsonw_object_end(&w);
   jsonw_object_end(&w);
   jsonw_array_end(&w);
   jsonw_object_end(&w);

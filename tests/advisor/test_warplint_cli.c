@@ -736,6 +736,49 @@ static void test_singulars(void) {
   free(path);
 }
 
+/* Each kernel says which model analysed it: the device code where clang
+ * compiled it, else the syntax with the reason (here an arch guard leaves
+ * the kernel out of sm_90's device code), in the text summary, a note,
+ * JSON's files[].kernels and SARIF's run properties. */
+static void test_analysis_named(void) {
+  char *path = scratch_file("two_models.cu",
+      "__global__ void plain(float *a, int n) { a[threadIdx.x * n] = 1.0f; }\n"
+      "#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 1000\n"
+      "__global__ void future(float *a, int n) { a[threadIdx.x * n] = 2.0f; }\n"
+      "#endif\n");
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  const json_value *kernels = json_get(json_at(json_get(doc, "files"), 0), "kernels");
+  CHECK(kernels && kernels->count == 2);
+  for (size_t i = 0; kernels && i < kernels->count; i++) {
+    const json_value *k = json_at(kernels, i);
+    const char *name = json_string_or(json_get(k, "kernel"), "");
+    const char *analysis = json_string_or(json_get(k, "analysis"), "");
+    if (strcmp(name, "plain") == 0) CHECK(strcmp(analysis, "device") == 0);
+    else CHECK(strcmp(analysis, "syntax") == 0 && strstr(json_string_or(json_get(k, "reason"), ""), "architecture"));
+  }
+  const json_value *notes = json_get(doc, "notes");
+  bool noted = false;
+  for (size_t i = 0; notes && i < notes->count; i++)
+    noted = noted || strstr(json_string_or(json_at(notes, i), ""), "kernel 'future' analysed from its syntax alone");
+  CHECK(noted);
+  json_free(doc);
+  args = wl_test_format("check --format=sarif --gpu '%s' '%s'", profile, path);
+  doc = run_json(args, &status);
+  free(args);
+  kernels = json_path(json_at(json_get(doc, "runs"), 0), "properties.kernels");
+  CHECK(kernels && kernels->count == 2);
+  json_free(doc);
+  args = wl_test_format("check --gpu '%s' '%s'", profile, path);
+  char *out = run_text(args, &status);
+  free(args);
+  CHECK(strstr(out, "(2 kernels, 1 from its syntax alone)") != NULL);
+  free(out);
+  free(path);
+}
+
 /* SARIF for code scanning names files as given: relative from the
  * repository root, as the CI recipe of advisor/README.md runs it. */
 static void test_sarif_relative_uri(void) {
@@ -937,6 +980,7 @@ int main(int argc, char **argv) {
   test_same_error_same_status();
   test_explain();
   test_singulars();
+  test_analysis_named();
   test_errors_say_what();
   test_summary_counts_note_lines();
   test_sarif_relative_uri();
