@@ -155,6 +155,7 @@ typedef struct template_args {
   CXCursor param[8];
   bool is_type[8], known[8];
   long long value[8];            /* type: sizeof; non-type: the value */
+  char type_name[8][64];         /* type: its spelling ("float"), for the inventory */
 } template_args;
 
 typedef struct kernel_ctx {

@@ -154,9 +154,13 @@ static void template_arguments(CXCursor instance, CXCursor tmpl, template_args *
     if (a < n) {
       enum CXTemplateArgumentKind ak = clang_Cursor_getTemplateArgumentKind(instance, (unsigned)a);
       if (ak == CXTemplateArgumentKind_Type) {
-        long long size = clang_Type_getSizeOf(clang_Cursor_getTemplateArgumentType(instance, (unsigned)a));
+        CXType type = clang_Cursor_getTemplateArgumentType(instance, (unsigned)a);
+        long long size = clang_Type_getSizeOf(type);
         t->known[t->count] = size > 0;
         t->value[t->count] = size;
+        char *name = cx_take(clang_getTypeSpelling(type));
+        snprintf(t->type_name[t->count], sizeof t->type_name[t->count], "%s", name);
+        free(name);
       } else if (ak == CXTemplateArgumentKind_Integral) {
         t->known[t->count] = true;
         t->value[t->count] = clang_Cursor_getTemplateArgumentValue(instance, (unsigned)a);

@@ -99,10 +99,22 @@ static CXType element_type(CXType t, long long *ext, int *ndim, long long *eleme
 static int register_array(kernel_ctx *k, array_info *a, CXCursor decl, CXType elem) {
   a->decl = decl;
   a->name = cx_take(clang_getCursorSpelling(decl));
-  /* spelt as declared (T, not the canonical type-parameter-0-0) */
-  CXType declared = clang_getCursorType(decl);
-  CXType spelt = declared.kind == CXType_Pointer ? clang_getPointeeType(declared) : elem;
+  /* spelt as declared (T, not the canonical type-parameter-0-0), and as
+   * the launched instantiation's argument where T is one (float) */
+  CXType declared = clang_getCursorType(decl), spelt = declared;
+  if (declared.kind == CXType_Pointer) spelt = clang_getPointeeType(declared);
+  else
+    while (clang_getArrayElementType(spelt).kind != CXType_Invalid) spelt = clang_getArrayElementType(spelt);
   a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(spelt)));
+  for (int i = 0; k->targs && i < k->targs->count; i++) {
+    if (!k->targs->is_type[i] || !k->targs->type_name[i][0]) continue;
+    char *param = cx_take(clang_getCursorSpelling(k->targs->param[i]));
+    if (strcmp(param, a->elem_type) == 0) {
+      free(a->elem_type);
+      a->elem_type = wl_strdup(k->targs->type_name[i]);
+    }
+    free(param);
+  }
   a->elem_size = type_size(elem);
   /* a struct whose fields' types were not found (a missing header): its
    * size and layout are clang's guesses */

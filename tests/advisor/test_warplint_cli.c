@@ -779,6 +779,48 @@ static void test_analysis_named(void) {
   free(path);
 }
 
+/* Issue 19's template example: block_sum<float, 256> reads
+ * buf[(threadIdx.x * 2) % BLOCK] (a 2-way conflict), writes out only by
+ * atomicAdd (written, not read-only), and its shared array's element type
+ * is the launch's float, not T or type-parameter-0-0. */
+static void test_template_example(void) {
+  char *path = scratch_file("block_sum.cu",
+      "template <typename T, int BLOCK>\n"
+      "__global__ void block_sum(const T *in, T *out) {\n"
+      "  __shared__ T buf[BLOCK];\n"
+      "  buf[threadIdx.x] = in[blockIdx.x * BLOCK + threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  T v = buf[(threadIdx.x * 2) % BLOCK];\n"
+      "  atomicAdd(out, v);\n"
+      "}\n"
+      "void run(const float *in, float *out, int n) { block_sum<float, 256><<<n / 256, 256>>>(in, out); }\n");
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  CHECK(doc && count_rule(doc, "S_1") == 1);
+  const json_value *arrays = json_get(doc, "arrays");
+  int checked = 0;
+  for (size_t i = 0; arrays && i < arrays->count; i++) {
+    const json_value *a = json_at(arrays, i);
+    const char *name = json_string_or(json_get(a, "array"), "");
+    CHECK_STR(json_string_or(json_get(a, "element_type"), ""), "float");
+    if (strcmp(name, "out") == 0) {
+      const json_value *classes = json_get(a, "classes");
+      bool written = false, read_only = false;
+      for (size_t c = 0; classes && c < classes->count; c++) {
+        written = written || strcmp(json_string_or(json_at(classes, c), ""), "written") == 0;
+        read_only = read_only || strcmp(json_string_or(json_at(classes, c), ""), "read-only") == 0;
+      }
+      CHECK(written && !read_only);
+    }
+    checked++;
+  }
+  CHECK(checked == 3);
+  json_free(doc);
+  free(path);
+}
+
 /* SARIF for code scanning names files as given: relative from the
  * repository root, as the CI recipe of advisor/README.md runs it. */
 static void test_sarif_relative_uri(void) {
@@ -981,6 +1023,7 @@ int main(int argc, char **argv) {
   test_explain();
   test_singulars();
   test_analysis_named();
+  test_template_example();
   test_errors_say_what();
   test_summary_counts_note_lines();
   test_sarif_relative_uri();
