@@ -28,11 +28,15 @@ printf 'rule\tcodebase\tprogram\tbefore_rc\tafter_rc\toutput\n' > "$outputs_f"
 # digits of lines that report times or rates are not output
 filt() { sed -E '/[Tt]ime|[Ee]lapsed|GB\/s|GFLOP|[Tt]hroughput|[Bb]andwidth|[[:digit:]] *(ms|us|sec|s)\b/s/[0-9.e+-]+/N/g' "$1"; }
 kill=()
+# (the spelling this ncu accepts, tried on a program that launches nothing:
+# without a program every spelling fails, and each timed run would go on
+# to the program's end under ncu)
 for v in on yes 1; do
-  if ncu --kill "$v" --launch-count 1 --metrics gpu__time_duration.sum -o /tmp/fixpays-kill-test -f true > /dev/null 2>&1; then
+  if ncu --kill "$v" --launch-count 1 --metrics gpu__time_duration.sum true > /dev/null 2>&1; then
     kill=(--kill "$v"); break
   fi
 done
+echo "fixpays: ncu ${kill[*]:-without --kill (no spelling accepted)}" >&2
 # 1. outputs, all programs at once (their times are not measured here)
 compare() {
   IFS=$'\t' read -r rule cb prog kernels before after args <<< "$1"
@@ -48,7 +52,9 @@ compare() {
 }
 export -f compare filt
 export FP_ROOT=$root FP_OUT=$out FP_OUTPUTS=$outputs_f
-grep -v -e '^#' -e '^$' "$pairs" | xargs -d '\n' -P 4 -I{} bash -c 'compare "$1"' _ {}
+# (FIXPAYS_SKIP_COMPARE=1: already compared, by an earlier call)
+[ "${FIXPAYS_SKIP_COMPARE:-0}" = 1 ] ||
+  grep -v -e '^#' -e '^$' "$pairs" | xargs -d '\n' -P 4 -I{} bash -c 'compare "$1"' _ {}
 # 2. times: before and after alternating, one program at a time
 grep -v -e '^#' -e '^$' "$pairs" | while IFS=$'\t' read -r rule cb prog kernels before after args; do
   tag="$rule.$cb.$prog"
