@@ -1068,6 +1068,26 @@ static enum CXBinaryOperatorKind compare_kind(LLVMIntPredicate p) {
   }
 }
 
+static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
+
+/* (x << c) >> c, arithmetic: the compiler's sign extension of x's low
+ * 64 - c bits (an int index computed in 64 bits, (int)(tid / ny)); x
+ * itself where every lane's x fits in them. */
+static bool sign_extension(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
+  LLVMValueRef shl = LLVMGetOperand(v, 0), amount = LLVMGetOperand(v, 1);
+  if (!LLVMIsAInstruction(shl) || LLVMGetInstructionOpcode(shl) != LLVMShl || !LLVMIsAConstantInt(amount) ||
+      LLVMGetOperand(shl, 1) != amount)
+    return false;
+  long long c = LLVMConstIntGetSExtValue(amount);
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(v));
+  if (c <= 0 || c >= (long long)bits || bits - c > 62 || !ir_lanes(ik, LLVMGetOperand(shl, 0), warp, out, depth + 1))
+    return false;
+  long long limit = 1LL << (bits - c - 1);
+  for (int l = 0; l < 32; l++)
+    if (out->v[l] < -limit || out->v[l] >= limit) return false;
+  return true;
+}
+
 /* v's value (an integer, or a pointer's byte offset from its base) for
  * each lane of warp w, with a uniform unknown carried as `shifted`. */
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
@@ -1085,6 +1105,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     return ir_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1);
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
   case LLVMSRem: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    if (op == LLVMAShr && sign_extension(ik, v, warp, out, depth)) return true;
     if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
         !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1))
       return false;
@@ -1286,6 +1307,18 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
     *line = LLVMDILocationGetLine(loc);
     *column = LLVMDILocationGetColumn(loc);
     return *line > 0;
+  }
+  return false;
+}
+
+/* Where an access with no line of its own is (two stores of different
+ * lines merged into one, whose location is line 0): where its address is
+ * computed, the element it names. */
+static bool address_location(ir_kernel *ik, LLVMValueRef address, CXFile *file, unsigned *line, unsigned *column) {
+  for (int hops = 0; address && hops < 4 && LLVMIsAInstruction(address); hops++) {
+    if (user_location(ik, address, file, line, column)) return true;
+    if (!LLVMIsAGetElementPtrInst(address) && !LLVMIsACastInst(address)) return false;
+    address = LLVMGetOperand(address, 0);
   }
   return false;
 }
@@ -1495,7 +1528,8 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   if (kind == BASE_BYVAL || kind == BASE_BUILTIN) return;
   CXFile file;
   unsigned line, column;
-  if (!user_location(ik, inst, &file, &line, &column)) return;
+  if (!user_location(ik, inst, &file, &line, &column) && !address_location(ik, address, &file, &line, &column))
+    return;
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
   if (first_active_warp(k) < 0) return;              /* no lane gets here */
@@ -1953,9 +1987,20 @@ static void find_sorts(ir_kernel *ik) {
 
 /* ---- parameters that may be 1 ---- */
 
-/* A parameter named as strides are: sx0, s01, nb00, incx, stride_h. */
+/* A parameter named as a tensor's layout strides are, which are 1 for
+ * the innermost dimension of a contiguous tensor: per dimension (sx0,
+ * s01, nb00, stride0, stride_1), the innermost by name (col_stride,
+ * inner_stride), BLAS's incx. Not a sampling stride (a pooling window's
+ * Hstride, stride_w: 2 in practice) nor a row's (row_stride, a pitch). */
 static bool stride_name(const char *name) {
-  if (strstr(name, "stride") || strstr(name, "Stride") || strncmp(name, "inc", 3) == 0) return true;
+  if (strncmp(name, "inc", 3) == 0) return true;
+  if (strstr(name, "stride") || strstr(name, "Stride")) {
+    static const char *const innermost[] = {"col", "Col", "inner", "Inner", "elem", "Elem", "last", "Last"};
+    if (strpbrk(name, "0123456789")) return true;
+    for (size_t i = 0; i < sizeof innermost / sizeof innermost[0]; i++)
+      if (strstr(name, innermost[i])) return true;
+    return false;
+  }
   const char *p = name;
   if (strncmp(p, "nb", 2) == 0) p += 2;
   else if (*p == 's') p++;
