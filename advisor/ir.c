@@ -1323,6 +1323,22 @@ static bool address_location(ir_kernel *ik, LLVMValueRef address, CXFile *file, 
   return false;
 }
 
+/* Where a load the compiler hoisted out of its loop (dropping its line)
+ * is used: the expression that read it. */
+static bool use_location(ir_kernel *ik, LLVMValueRef value, CXFile *file, unsigned *line, unsigned *column) {
+  for (int depth = 0; depth < 3 && value; depth++) {
+    LLVMValueRef next = NULL;   /* a conversion of the value, hoisted with it */
+    for (LLVMUseRef u = LLVMGetFirstUse(value); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!LLVMIsAInstruction(user)) continue;
+      if (user_location(ik, user, file, line, column)) return true;
+      if (!next && LLVMIsACastInst(user)) next = user;
+    }
+    value = next;
+  }
+  return false;
+}
+
 /* inst is a template library's own code: its innermost location is in
  * CCCL (cub, thrust, libcu++), not in a user file and not in the toolkit's
  * one-line wrappers (atomicAdd, __ldg) that act on the user's arrays. */
@@ -1528,7 +1544,8 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   if (kind == BASE_BYVAL || kind == BASE_BUILTIN) return;
   CXFile file;
   unsigned line, column;
-  if (!user_location(ik, inst, &file, &line, &column) && !address_location(ik, address, &file, &line, &column))
+  if (!user_location(ik, inst, &file, &line, &column) && !address_location(ik, address, &file, &line, &column) &&
+      !use_location(ik, inst, &file, &line, &column))
     return;
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);

@@ -5,10 +5,13 @@
  * not parse. clang lets a __host__ function overload a __device__ one of
  * the same signature. nvcc's crt/math_functions.h also includes <math.h>
  * (clang's wrapper only <cmath>), which puts the host's isfinite, isnan...
- * in the global namespace beside clang's device overloads. */
+ * in the global namespace beside clang's device overloads; its
+ * crt/common_functions.h includes <time.h> (clang's wrapper does not), so
+ * code calling time() or clock() without including it compiles with nvcc. */
 #ifndef WARPLINT_TOOLKIT_HOST_H
 #define WARPLINT_TOOLKIT_HOST_H
 #include <math.h>
+#include <time.h>
 #include <warplint_minmax.h>
 #define WL_HOST_MINMAX(R, A, B) __host__ R min(A a, B b); __host__ R max(A a, B b);
 WL_MINMAX_TYPES(WL_HOST_MINMAX)
