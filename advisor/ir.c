@@ -773,6 +773,15 @@ static void eval_binary(ir_kernel *ik, LLVMValueRef inst, ir_value *r) {
   case LLVMOr:
     if (LLVMGetIsDisjoint(inst) && !a->unknown && !b->unknown) { poly_add(&r->p, a, b, 1); return; }
     break;
+  case LLVMXor:
+    /* x ^ -1 is -1 - x: how -O3 writes n - 1 - layer (n + ~layer) */
+    if (b_const && c == -1 && !a->unknown) {
+      poly minus_one;
+      poly_const(&minus_one, -1);
+      poly_add(&r->p, &minus_one, a, -1);
+      return;
+    }
+    break;
   case LLVMLShr:
   case LLVMAShr:
     /* (8 * i) >> 3 is i when the low bits are known zero */
@@ -1323,6 +1332,17 @@ static bool address_location(ir_kernel *ik, LLVMValueRef address, CXFile *file, 
   return false;
 }
 
+/* The source at file:line:column is an expression that names an array or
+ * a variable (an element read, or an operator on one), not a statement
+ * such as a loop's header. */
+static bool names_array(ir_kernel *ik, CXFile file, unsigned line, unsigned column) {
+  char name[128];
+  bool field;
+  unsigned at = column;
+  CXCursor d = ir_array_at(ik->scope, file, line, &at, name, sizeof name, &field);
+  return !clang_Cursor_isNull(d) || name[0] || ir_name_at(ik->scope, file, line, column, name, sizeof name);
+}
+
 /* Where a load the compiler hoisted out of its loop (dropping its line)
  * is used: the expression that read it. */
 static bool use_location(ir_kernel *ik, LLVMValueRef value, CXFile *file, unsigned *line, unsigned *column) {
@@ -1330,7 +1350,8 @@ static bool use_location(ir_kernel *ik, LLVMValueRef value, CXFile *file, unsign
     LLVMValueRef next = NULL;   /* a conversion of the value, hoisted with it */
     for (LLVMUseRef u = LLVMGetFirstUse(value); u; u = LLVMGetNextUse(u)) {
       LLVMValueRef user = LLVMGetUser(u);
-      if (!LLVMIsAInstruction(user)) continue;
+      /* a phi's line is its loop's or join's, not the expression's */
+      if (!LLVMIsAInstruction(user) || LLVMIsAPHINode(user)) continue;
       if (user_location(ik, user, file, line, column)) return true;
       if (!next && LLVMIsACastInst(user)) next = user;
     }
@@ -1544,8 +1565,12 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   if (kind == BASE_BYVAL || kind == BASE_BUILTIN) return;
   CXFile file;
   unsigned line, column;
-  if (!user_location(ik, inst, &file, &line, &column) && !address_location(ik, address, &file, &line, &column) &&
-      !use_location(ik, inst, &file, &line, &column))
+  /* with no line of its own: a load where its value is used, a store where
+   * its address is computed, each only where the source names an array
+   * (not a loop's header, where the compiler hoisted it to) */
+  if (!user_location(ik, inst, &file, &line, &column) &&
+      !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column)) &&
+      !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column)))
     return;
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
