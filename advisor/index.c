@@ -600,9 +600,11 @@ void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size) {
   out[0] = 0;
   for (int i = 0; i < p->count && len < size; i++) {
     const poly_term *t = &p->terms[i];
-    len += (size_t)snprintf(out + len, size - len, "%s", i ? " + " : "");
-    if (t->coef != 1 || t->degree == 0)
-      len += (size_t)snprintf(out + len, size - len, "%lld%s", t->coef, t->degree ? "*" : "");
+    /* "n - 1", "-n + 1": a negative coefficient as a minus sign */
+    long long magnitude = t->coef < 0 ? -t->coef : t->coef;
+    len += (size_t)snprintf(out + len, size - len, "%s", i ? (t->coef < 0 ? " - " : " + ") : (t->coef < 0 ? "-" : ""));
+    if (magnitude != 1 || t->degree == 0)
+      len += (size_t)snprintf(out + len, size - len, "%lld%s", magnitude, t->degree ? "*" : "");
     for (int a = 0; a < t->degree && len < size; a++) {
       int id = t->atoms[a];
       len += (size_t)snprintf(out + len, size - len, "%s%s", a ? "*" : "",
