@@ -356,11 +356,11 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
   return j;
 }
 
-static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
+static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
 
 /* Every target LLVM was built with, and their parts, as libclang and the
  * NVPTX back end register them. */
-static void init_nvptx(void) {
+static void register_targets(void) {
   LLVMInitializeAllTargetInfos();
   LLVMInitializeAllTargets();
   LLVMInitializeAllTargetMCs();
@@ -374,14 +374,14 @@ static void init_nvptx(void) {
  * a target registered already is left alone. So every target is
  * registered once, before any thread makes a libclang index or reads
  * device code. */
-void device_init(void) { pthread_once(&nvptx_once, init_nvptx); }
+void device_init(void) { pthread_once(&targets_once, register_targets); }
 
 /* What the NVPTX back end does to accesses before instruction selection:
  * its load-store vectorizer merges neighbouring loads and stores (the
  * fields of a float4, a struct copied whole) into 8- and 16-byte ones, as
  * nvcc does. Run here so that the model sees the widths the hardware gets. */
 static void vectorize_like_backend(device_code *code, const char *arch) {
-  pthread_once(&nvptx_once, init_nvptx);
+  device_init();   /* a caller without main() (a test) may come here first */
   const char *triple = LLVMGetTarget(code->module);
   LLVMTargetRef target;
   char *message = NULL;
