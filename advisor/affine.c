@@ -156,14 +156,21 @@ bool poly_eval(const poly *p, const long long *values, int value_count, long lon
   return true;
 }
 
-void poly_split(const poly *p, int below, poly *lane_part, poly *rest) {
-  if (p->unknown) { *lane_part = *rest = *p; return; }
-  poly_const(lane_part, 0);
-  poly_const(rest, 0);
+void poly_partition(const poly *p, bool (*in)(const void *ctx, int atom), const void *ctx, poly *with,
+                    poly *without) {
+  if (p->unknown) { *with = *without = *p; return; }
+  poly_const(with, 0);
+  poly_const(without, 0);
   for (int i = 0; i < p->count; i++) {
-    bool lane = false;
-    for (int k = 0; k < p->terms[i].degree; k++) lane |= p->terms[i].atoms[k] < below;
-    poly *to = lane ? lane_part : rest;
+    bool found = false;
+    for (int k = 0; k < p->terms[i].degree && !found; k++) found = in(ctx, p->terms[i].atoms[k]);
+    poly *to = found ? with : without;
     to->terms[to->count++] = p->terms[i];
   }
+}
+
+static bool below(const void *limit, int atom) { return atom < *(const int *)limit; }
+
+void poly_split(const poly *p, int limit, poly *lane_part, poly *rest) {
+  poly_partition(p, below, &limit, lane_part, rest);
 }

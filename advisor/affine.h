@@ -53,6 +53,9 @@ void poly_coefficient(const poly *p, int atom, poly *out);
 /* The terms that contain one of the atoms below `below` (the thread indices:
  * ATOM_BX) and the rest. */
 void poly_split(const poly *p, int below, poly *lane_part, poly *rest);
+/* The terms with an atom for which in(ctx, atom) holds, and the rest. */
+void poly_partition(const poly *p, bool (*in)(const void *ctx, int atom), const void *ctx, poly *with,
+                    poly *without);
 /* Value with atoms given by values[]; false if an atom has no value (values[i] < 0 marks unknown). */
 bool poly_eval(const poly *p, const long long *values, int value_count, long long *out);
 

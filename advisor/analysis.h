@@ -35,7 +35,7 @@ extern const char *const wl_space_names[];
  * shares that warplint cannot know (a field of a struct parameter, a value
  * loaded from a warp-uniform address, two branches' different uniform
  * parts). */
-enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE, ATOMK_UNIFORM };
+enum { ATOMK_BUILTIN, ATOMK_PARAM, ATOMK_LOOP, ATOMK_TEMPLATE, ATOMK_UNIFORM, ATOMK_QUOTIENT };
 
 /* M_ADDR: the expression's address is taken (&tile[i][j]): not an access.
  * M_NOESCAPE: a pointer read here (compared, tested) does not escape. */
@@ -69,7 +69,19 @@ typedef struct atom_info {
                                     the same across a warp, not across the grid */
   bool maybe_unit;               /* a parameter that may well be 1 (a tensor's innermost stride, sx0):
                                     never compared with an index, named as strides are */
+  int quotient_entry;            /* ATOMK_QUOTIENT: its entry in kernel_ctx.quotients */
 } atom_info;
+
+/* ATOMK_QUOTIENT: a polynomial of the thread indices divided by a constant,
+ * as device code splits a thread index into a warp and a lane
+ * (threadIdx.x / 32 is this atom; threadIdx.x % 32 is threadIdx.x - 32
+ * times it). Evaluated thread by thread; warp_uniform when every warp of
+ * the modelled block has one value (a warp's number, not a half-warp's). */
+typedef struct thread_quotient {
+  poly of;                       /* thread indices and constants only, never negative */
+  long long divisor;
+  bool warp_uniform;
+} thread_quotient;
 
 /* The value a local variable (or a bound helper parameter) holds at the
  * current point of the walk. An integer is a polynomial; a pointer is an
@@ -166,6 +178,7 @@ typedef struct kernel_ctx {
   char *name;
   CXFile file;                   /* helpers are inlined only from the analysed file */
   atom_info *atoms; int atom_count, atom_cap;
+  thread_quotient *quotients; int quotient_count, quotient_cap;
   var_info *vars; int var_count, var_cap;
   var_state *env; int env_cap;   /* env[i]: the current state of vars[i] */
   array_info *arrays; int array_count, array_cap;
@@ -297,6 +310,20 @@ void poly_text(const kernel_ctx *k, const poly *p, char *out, size_t size);
 /* ---- lanes.c: the warp model ---- */
 typedef struct lane_vals { long long v[32]; bool shifted; } lane_vals;
 bool is_thread_atom(int a);
+/* Whether atom a differs between the threads of a block (a thread index, a
+ * quotient of them), and between the lanes of one warp. */
+bool thread_atom(const kernel_ctx *k, int a);
+bool lane_atom(const kernel_ctx *k, int a);
+/* Atom a's value in the block's thread number `thread`: false for an atom
+ * that is no thread atom. */
+bool thread_atom_value(const kernel_ctx *k, int a, int thread, long long *v);
+/* The terms of p with an atom that differs between a warp's lanes, and the rest. */
+void lane_split(const kernel_ctx *k, const poly *p, poly *lane, poly *rest);
+/* The terms of p with an atom that differs between a block's threads, and the rest. */
+void thread_split(const kernel_ctx *k, const poly *p, poly *thread, poly *rest);
+/* The atom of of / divisor (of: thread indices and constants, never
+ * negative in the modelled block), made on first use; -1 when it cannot be. */
+int quotient_atom(kernel_ctx *k, const poly *of, long long divisor);
 bool lane_spread(const kernel_ctx *k, const poly *p, long long *spread);
 void lane_coords(const kernel_ctx *k, int thread, long long *t);
 bool lane_expr(kernel_ctx *k, CXCursor c, int warp, lane_vals *out, int depth);

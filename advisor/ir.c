@@ -299,11 +299,11 @@ static int new_atom(kernel_ctx *k, int kind, const char *name) {
 
 /* Whether p is the same for every lane of a warp: known, with no thread
  * index, or unknown but not lane-varying. */
-static bool uniform(const poly *p) {
+static bool uniform(const ir_kernel *ik, const poly *p) {
   if (p->unknown) return !p->lane_varying;
   for (int i = 0; i < p->count; i++)
     for (int a = 0; a < p->terms[i].degree; a++)
-      if (is_thread_atom(p->terms[i].atoms[a])) return false;
+      if (lane_atom(ik->k, p->terms[i].atoms[a])) return false;
   return true;
 }
 
@@ -507,7 +507,7 @@ static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, 
     bool evaluable;
     if (LLVMGetOperand(next, 0) != phi) return false;
     gep_offset(ik, next, step, &evaluable);
-    return !step->unknown && uniform(step);
+    return !step->unknown && uniform(ik, step);
   }
   if (op != LLVMAdd && op != LLVMSub && !(op == LLVMOr && LLVMGetIsDisjoint(next))) return false;
   LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
@@ -520,7 +520,7 @@ static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, 
   else if (b == phi && op != LLVMSub) other = LLVMGetOperand(next, 0);
   else return false;
   const poly *s = int_of(ik, other);
-  if (s->unknown || !uniform(s)) return false;
+  if (s->unknown || !uniform(ik, s)) return false;
   if (op == LLVMSub) {
     poly zero;
     poly_const(&zero, 0);
@@ -620,13 +620,13 @@ static void uniform_join(ir_kernel *ik, const poly *const *arms, int n, bool blo
   bool equal = true, lanes_equal = true;
   poly lane0, rest;
   if (arms[0]->unknown) poly_const(&lane0, 0);
-  else poly_split(arms[0], ATOM_BX, &lane0, &rest);
+  else lane_split(ik->k, arms[0], &lane0, &rest);
   for (int i = 0; i < n; i++) {
     if (arms[i]->unknown && arms[i]->lane_varying) { lane_varying(out, arms[i]->data_dependent); return; }
     equal = equal && !arms[i]->unknown && poly_equal(arms[i], arms[0]);
     poly lane;
     if (arms[i]->unknown) poly_const(&lane, 0);
-    else poly_split(arms[i], ATOM_BX, &lane, &rest);
+    else lane_split(ik->k, arms[i], &lane, &rest);
     lanes_equal = lanes_equal && poly_equal(&lane, &lane0);
     block = block || per_block(ik->k, arms[i]);
   }
@@ -657,7 +657,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
     from[count] = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
     arms[count] = &v->p;
     bases[count++] = v->base;
-    varying = varying || (!v->busy && !uniform(&v->p));
+    varying = varying || (!v->busy && !uniform(ik, &v->p));
     cycle = cycle || v->busy;
     block_dep = block_dep || per_block(ik->k, &v->p);
   }
@@ -692,7 +692,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
       if (from[i] < 0 || from[j] < 0 || (!arms[i]->unknown && !arms[j]->unknown && poly_equal(arms[i], arms[j])))
         continue;
       LLVMValueRef cond = branch_condition(ik, intersect(ik, from[i], from[j]));
-      if (cond && !uniform(int_of(ik, cond))) { lane_varying(&r->p, false); return; }
+      if (cond && !uniform(ik, int_of(ik, cond))) { lane_varying(&r->p, false); return; }
       if (cond) block_dep = block_dep || per_block(ik->k, int_of(ik, cond));
     }
   uniform_join(ik, arms, count, block_dep, &r->p);
@@ -702,11 +702,11 @@ static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
   const poly *cond = int_of(ik, LLVMGetOperand(sel, 0));
   const ir_value *a = value_of(ik, LLVMGetOperand(sel, 1)), *b = value_of(ik, LLVMGetOperand(sel, 2));
   if (r->pointer) {
-    if (a->base != b->base) { pointer_unknown(r, !uniform(cond)); return; }
+    if (a->base != b->base) { pointer_unknown(r, !uniform(ik, cond)); return; }
     r->base = a->base;
   }
   if (!a->p.unknown && !b->p.unknown && poly_equal(&a->p, &b->p)) { r->p = a->p; return; }
-  if (!uniform(cond)) {
+  if (!uniform(ik, cond)) {
     /* chosen per lane: told lane by lane where the condition and both arms can be */
     lane_varying(&r->p, a->p.data_dependent || b->p.data_dependent);
     r->evaluable = true;
@@ -726,7 +726,7 @@ static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotie
     LLVMValueRef op = LLVMGetOperand(inst, i);
     if (LLVMIsABasicBlock(op) || LLVMIsAFunction(op) || LLVMGetValueKind(op) == LLVMMetadataAsValueValueKind) continue;
     const poly *p = int_of(ik, op);
-    varying = varying || !uniform(p);
+    varying = varying || !uniform(ik, p);
     block = block || per_block(ik->k, p);
     data = data || p->data_dependent;
   }
@@ -747,6 +747,54 @@ static bool divides_all(const poly *p, long long d) {
 
 static void scale_down(poly *p, long long d) {
   for (int i = 0; i < p->count; i++) p->terms[i].coef /= d;
+}
+
+/* a / d, a % d, a >> log2(d) or a & (d - 1), where a's thread part may be
+ * divided on its own (its other terms are multiples of d): a warp's number
+ * and lane (threadIdx.x / 32, threadIdx.x % 32), a global warp number
+ * ((blockIdx.x * blockDim.x + threadIdx.x) >> 5), a half-warp's. The
+ * quotient of the thread part is an atom evaluated thread by thread; the
+ * remainder is the thread part less d times it. */
+static bool divide_threads(ir_kernel *ik, LLVMOpcode op, const poly *a, long long c, poly *out) {
+  long long d;
+  /* a & -d (d a power of two) rounds down to a multiple of d: d * (a / d) */
+  bool round_down = op == LLVMAnd && c < 0 && c > -(1LL << 30) && (-c & (-c - 1)) == 0;
+  bool remainder = op == LLVMURem || op == LLVMSRem || (op == LLVMAnd && !round_down);
+  if (op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem) d = c;
+  else if (op == LLVMLShr || op == LLVMAShr) d = c >= 1 && c <= 30 ? 1LL << c : 0;
+  else if (round_down) d = -c;
+  else if (op == LLVMAnd) d = c >= 1 && c < (1LL << 30) && (c & (c + 1)) == 0 ? c + 1 : 0;
+  else return false;
+  if (a->unknown || d < 2) return false;
+  poly thread, rest;
+  thread_split(ik->k, a, &thread, &rest);
+  if (thread.count == 0) return false;
+  /* the rest must be a multiple of d: by its coefficients, or through an
+   * unknown blockDim (a multiple of 32 by the documented default) */
+  bool exact = true;
+  for (int i = 0; i < rest.count; i++) {
+    bool by_block = false;
+    for (int x = 0; x < rest.terms[i].degree; x++)
+      by_block = by_block || (rest.terms[i].atoms[x] >= ATOM_BDX && rest.terms[i].atoms[x] <= ATOM_BDZ);
+    if (rest.terms[i].coef % d == 0) continue;
+    if (!by_block || 32 % d != 0) return false;
+    exact = false;
+  }
+  int atom = quotient_atom(ik->k, &thread, d);
+  if (atom < 0) return false;
+  poly q, times;
+  poly_atom(&q, atom);
+  if (remainder || round_down) {
+    poly_const(&times, -d);
+    poly_mul(&q, &q, &times);
+    poly_add(out, &thread, &q, 1);
+    if (round_down) poly_add(out, a, out, -1);    /* a less its remainder */
+    return !out->unknown;
+  }
+  if (exact) scale_down(&rest, d);
+  else if (rest.count) uniform_atom(ik, "(value)", per_block(ik->k, &rest), true, &rest);
+  poly_add(out, &rest, &q, 1);
+  return !out->unknown;
 }
 
 static void eval_binary(ir_kernel *ik, LLVMValueRef inst, ir_value *r) {
@@ -810,6 +858,7 @@ static void eval_binary(ir_kernel *ik, LLVMValueRef inst, ir_value *r) {
     return;
   }
 other:
+  if (b_const && divide_threads(ik, op, a, c, &r->p)) return;
   nonlinear(ik, inst, r, op != LLVMAdd && op != LLVMSub && op != LLVMMul && op != LLVMShl);
 }
 
@@ -833,13 +882,13 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
       return;
     }
   }
-  bool at_uniform = addr->base >= 0 && uniform(&addr->p) && !addr->p.unknown;
+  bool at_uniform = addr->base >= 0 && uniform(ik, &addr->p) && !addr->p.unknown;
   if (r->pointer) {
     if (at_uniform) {
       r->base = loaded_base(ik, load, addr->base, &addr->p);
       poly_const(&r->p, 0);
     } else {
-      pointer_unknown(r, !uniform(&addr->p));
+      pointer_unknown(r, !uniform(ik, &addr->p));
     }
     return;
   }
@@ -850,7 +899,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     return;
   }
   poly_unknown(&r->p, true);
-  r->p.lane_varying = addr->base < 0 ? !uniform(&addr->p) || addr->p.unknown : true;
+  r->p.lane_varying = addr->base < 0 ? !uniform(ik, &addr->p) || addr->p.unknown : true;
 }
 
 static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
@@ -1276,7 +1325,7 @@ static void find_divergent_exits(ir_kernel *ik) {
       bool exits = false;
       for (int s = 0; s < ik->blocks[b].nsucc; s++) exits = exits || !loop->body[ik->blocks[b].succ[s]];
       LLVMValueRef cond = exits ? branch_condition(ik, b) : NULL;
-      if (cond && !uniform(int_of(ik, cond))) loop->divergent_exit = true;
+      if (cond && !uniform(ik, int_of(ik, cond))) loop->divergent_exit = true;
     }
   }
 }

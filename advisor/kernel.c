@@ -232,6 +232,7 @@ static void kernel_finish(kernel_ctx *k, bool inventory) {
   free(k->vars);
   free(k->env);
   free(k->atoms);
+  free(k->quotients);
   free(k->name);
 }
 

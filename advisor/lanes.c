@@ -20,6 +20,94 @@
 
 bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
 
+static const thread_quotient *quotient_of(const kernel_ctx *k, int a) {
+  if (a < ATOM_FIRST_SYMBOL || a >= k->atom_count || k->atoms[a].kind != ATOMK_QUOTIENT) return NULL;
+  return &k->quotients[k->atoms[a].quotient_entry];
+}
+
+bool thread_atom(const kernel_ctx *k, int a) { return is_thread_atom(a) || quotient_of(k, a); }
+
+bool lane_atom(const kernel_ctx *k, int a) {
+  const thread_quotient *q = quotient_of(k, a);
+  return is_thread_atom(a) || (q && !q->warp_uniform);
+}
+
+static bool is_lane_atom(const void *k, int a) { return lane_atom(k, a); }
+
+void lane_split(const kernel_ctx *k, const poly *p, poly *lane, poly *rest) {
+  poly_partition(p, is_lane_atom, k, lane, rest);
+}
+
+static bool is_thread_atom_of(const void *k, int a) { return thread_atom(k, a); }
+
+void thread_split(const kernel_ctx *k, const poly *p, poly *thread, poly *rest) {
+  poly_partition(p, is_thread_atom_of, k, thread, rest);
+}
+
+/* A polynomial of thread atoms in one thread; false if it has another atom. */
+static bool thread_value(const kernel_ctx *k, const poly *p, int thread, long long *v) {
+  *v = 0;
+  for (int i = 0; i < p->count; i++) {
+    long long term = p->terms[i].coef, x;
+    for (int a = 0; a < p->terms[i].degree; a++) {
+      if (!thread_atom_value(k, p->terms[i].atoms[a], thread, &x)) return false;
+      term *= x;
+    }
+    *v += term;
+  }
+  return true;
+}
+
+bool thread_atom_value(const kernel_ctx *k, int a, int thread, long long *v) {
+  if (is_thread_atom(a)) {
+    long long c[3];
+    lane_coords(k, thread, c);
+    *v = c[a - ATOM_TX];
+    return true;
+  }
+  const thread_quotient *q = quotient_of(k, a);
+  if (!q || !thread_value(k, &q->of, thread, v)) return false;
+  *v /= q->divisor;
+  return true;
+}
+
+int quotient_atom(kernel_ctx *k, const poly *of, long long divisor) {
+  if (of->unknown || divisor < 2) return -1;
+  for (int i = 0; i < k->quotient_count; i++)
+    if (k->quotients[i].divisor == divisor && poly_equal(&k->quotients[i].of, of))
+      for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+        if (k->atoms[a].kind == ATOMK_QUOTIENT && k->atoms[a].quotient_entry == i) return a;
+  /* the thread's value must be known and never negative, so that any
+   * division the code wrote (signed, unsigned, a shift) gives this one */
+  bool warp_uniform = true;
+  for (int w = 0; w < k->warps; w++) {
+    long long first = -1;
+    for (int l = 0; l < 32; l++) {
+      long long v;
+      if (!(k->active[w] >> l & 1)) continue;
+      if (!thread_value(k, of, 32 * w + l, &v) || v < 0 || v > LANE_VALUE_LIMIT) return -1;
+      if (first < 0) first = v / divisor;
+      warp_uniform = warp_uniform && v / divisor == first;
+    }
+  }
+  GROW(k->quotients, k->quotient_count, k->quotient_cap);
+  thread_quotient *q = &k->quotients[k->quotient_count];
+  q->of = *of;
+  q->divisor = divisor;
+  q->warp_uniform = warp_uniform;
+  char text[48];
+  poly_text(k, of, text, sizeof text);
+  GROW(k->atoms, k->atom_count, k->atom_cap);
+  atom_info *a = &k->atoms[k->atom_count];
+  memset(a, 0, sizeof *a);
+  a->kind = ATOMK_QUOTIENT;
+  a->decl = clang_getNullCursor();
+  a->quotient_entry = k->quotient_count++;
+  a->per_block = true;                    /* one value per warp at most, never per grid */
+  snprintf(a->name, sizeof a->name, "(%.36s) / %lld", text, divisor);
+  return k->atom_count++;
+}
+
 /* threadIdx of one thread of the modelled block (the launch's shape, or the
  * documented default: blockDim.x a multiple of 32). */
 void lane_coords(const kernel_ctx *k, int thread, long long *t) {
@@ -58,7 +146,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     long long uniform = t->coef;
     for (int a = 0; a < t->degree; a++) {
       int atom = t->atoms[a];
-      if (is_thread_atom(atom)) thread = true;
+      if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
       else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
       else if (atom == k->probe_loop) uniform *= k->probe_step;
       else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform = 0;   /* the first block */
@@ -68,14 +156,13 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     }
     if (unknown) {
       if (thread) return false;              /* the lanes' pattern depends on the unknown */
-      out->shifted = true;
+      out->shifted = true;                   /* a warp's number times an unknown: one shift */
       continue;
     }
     for (int l = 0; l < 32; l++) {
-      long long c[3], v = uniform;
-      lane_coords(k, 32 * warp + l, c);
+      long long v = uniform, x;
       for (int a = 0; a < t->degree; a++)
-        if (is_thread_atom(t->atoms[a])) v *= c[t->atoms[a] - ATOM_TX];
+        if (thread_atom_value(k, t->atoms[a], 32 * warp + l, &x)) v *= x;
       out->v[l] += v;
     }
   }
@@ -89,7 +176,7 @@ bool lane_spread(const kernel_ctx *k, const poly *p, long long *spread) {
   while (warp < k->warps && !k->active[warp]) warp++;
   if (warp == k->warps) return false;
   poly lane, rest;
-  poly_split(p, ATOM_BX, &lane, &rest);
+  lane_split(k, p, &lane, &rest);
   lane_vals v;
   if (!poly_lanes(k, &lane, warp, &v) || v.shifted) return false;
   long long lo = 0, hi = 0;
@@ -444,6 +531,8 @@ bool lane_condition(kernel_ctx *k, CXCursor c, unsigned *when_true, unsigned *wh
 
 int active_lanes(unsigned mask) { return __builtin_popcount(mask); }
 
+static void stride_of_offsets(lane_model *m, unsigned act);
+
 /* The lanes of warp w from the access's byte-offset polynomial. */
 void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
   if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
@@ -454,12 +543,19 @@ void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model 
   poly_coefficient(off, lane_dim, &m->stride);
   m->stride_const = poly_is_const(&m->stride, &m->stride_value);
   poly lane_part, rest;
-  poly_split(off, ATOM_BX, &lane_part, &rest);
+  lane_split(k, off, &lane_part, &rest);
   if (lane_part.count == 0) { m->kind = LANE_UNIFORM; return; }
   lane_vals v;
-  if (!poly_lanes(k, &lane_part, warp, &v) || v.shifted) { m->kind = LANE_SYMBOLIC; return; }
+  /* a half-warp's number in the lanes' part: threadIdx's coefficient is no
+   * stride; the offsets tell it, or nothing does */
+  bool quotient = false;
+  for (int i = 0; i < lane_part.count; i++)
+    for (int a = 0; a < lane_part.terms[i].degree; a++)
+      quotient = quotient || quotient_of(k, lane_part.terms[i].atoms[a]);
+  if (!poly_lanes(k, &lane_part, warp, &v) || v.shifted) { m->kind = quotient ? LANE_UNKNOWN : LANE_SYMBOLIC; return; }
   memcpy(m->offset, v.v, sizeof m->offset);
   m->kind = LANE_CONCRETE;
+  if (quotient && k->active[warp]) stride_of_offsets(m, k->active[warp]);
 }
 
 /* Whether an unrolled loop (constant trip, unit step) around the access
@@ -506,16 +602,23 @@ void model_evaluated(kernel_ctx *k, lane_eval_fn eval, void *ctx, long long widt
   }
   memcpy(m->offset, first.v, sizeof m->offset);
   m->kind = count_distinct_active(first.v, act) == 1 ? LANE_UNIFORM : LANE_CONCRETE;
+  stride_of_offsets(m, act);
+}
+
+/* The lane stride of evaluated offsets: only when the active ones are an
+ * arithmetic sequence. */
+static void stride_of_offsets(lane_model *m, unsigned act) {
+  const long long *v = m->offset;
+  int lead = __builtin_ctz(act);
   m->evaluated = true;
-  /* a lane stride only when the active offsets are an arithmetic sequence */
   m->stride_const = true;
   m->stride_value = 0;
   int prev = -1;
   for (int l = 0; l < 32 && m->stride_const; l++) {
     if (!(act >> l & 1)) continue;
     if (prev >= 0) {
-      long long step = (first.v[l] - first.v[prev]) / (l - prev);
-      if (first.v[l] - first.v[prev] != step * (l - prev) || (prev != lead && step != m->stride_value))
+      long long step = (v[l] - v[prev]) / (l - prev);
+      if (v[l] - v[prev] != step * (l - prev) || (prev != lead && step != m->stride_value))
         m->stride_const = false;
       m->stride_value = step;
     }
@@ -559,55 +662,57 @@ static _Thread_local size_t key_size;   /* the bytes of a key compare_keys compa
 static int compare_keys(const void *a, const void *b) { return memcmp(a, b, key_size); }
 
 /* The active threads of the block that touch the same element as another:
- * the largest group whose threadIdx-dependent terms of the offset agree
- * (whatever the uniform coefficients of those terms are). 0 when unknown. */
+ * the largest group whose thread-dependent part of the offset agrees: its
+ * terms with constant coefficients summed, each thread monomial of the others
+ * alone (whatever their uniform coefficients are). 0 when unknown. */
 long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
   *restricted = false;
   if (off->unknown) return 0;
-  poly lane_part, rest;
-  poly_split(off, ATOM_BX, &lane_part, &rest);
-  /* the distinct threadIdx monomials */
-  int mono[POLY_MAX_TERMS][3], count = 0;
-  for (int i = 0; i < lane_part.count; i++) {
-    int e[3] = {0, 0, 0};
-    for (int a = 0; a < lane_part.terms[i].degree; a++)
-      if (is_thread_atom(lane_part.terms[i].atoms[a])) e[lane_part.terms[i].atoms[a] - ATOM_TX]++;
+  /* the thread part with constant coefficients, and the distinct thread
+   * monomials (their thread atoms) of the terms with a uniform factor */
+  poly summed, mono[POLY_MAX_TERMS];
+  int count = 0;
+  poly_const(&summed, 0);
+  for (int i = 0; i < off->count; i++) {
+    poly_term t = off->terms[i], thread = {.coef = 1};
+    for (int a = 0; a < t.degree; a++)
+      if (thread_atom(k, t.atoms[a])) thread.atoms[thread.degree++] = t.atoms[a];
+    if (thread.degree == 0) continue;
+    poly term = {.count = 1, .terms = {t}};
+    if (thread.degree == t.degree) { poly_add(&summed, &summed, &term, 1); continue; }
+    poly m = {.count = 1, .terms = {thread}};
     bool seen = false;
-    for (int j = 0; j < count && !seen; j++) seen = !memcmp(mono[j], e, sizeof e);
-    if (!seen) memcpy(mono[count++], e, sizeof e);
+    for (int j = 0; j < count && !seen; j++) seen = poly_equal(&mono[j], &m);
+    if (!seen) mono[count++] = m;
   }
-  /* each thread's key: its index monomials, then its warp */
-  static _Thread_local long long keys[MAX_WARPS * 32][POLY_MAX_TERMS + 1];
-  int n = 0, total = 0;
+  if (summed.unknown) return 0;
+  /* each thread's key: the summed part, each monomial, then its warp */
+  static _Thread_local long long keys[MAX_WARPS * 32][POLY_MAX_TERMS + 2];
+  int n = 0, total = 0, width = count + 1;
   for (int w = 0; w < k->warps; w++) {
     for (int l = 0; l < 32; l++) {
       total++;
       if (!(k->active[w] >> l & 1)) continue;
-      long long t[3];
-      lane_coords(k, 32 * w + l, t);
-      for (int j = 0; j < count; j++) {
-        long long v = 1;
-        for (int d = 0; d < 3; d++)
-          for (int e = 0; e < mono[j][d]; e++) v *= t[d];
-        keys[n][j] = v;
-      }
-      keys[n][count] = w;
+      if (!thread_value(k, &summed, 32 * w + l, &keys[n][0])) return 0;
+      for (int j = 0; j < count; j++)
+        if (!thread_value(k, &mono[j], 32 * w + l, &keys[n][j + 1])) return 0;
+      keys[n][width] = w;
       n++;
     }
   }
   *restricted = n < total;
-  key_size = (size_t)(count + 1) * sizeof keys[0][0];
+  key_size = (size_t)(width + 1) * sizeof keys[0][0];
   qsort(keys, (size_t)n, sizeof keys[0], compare_keys);
   /* the threads of an element count only when they span two warps or more:
    * the lanes of one warp that read one element make one broadcast request,
    * which no staging makes cheaper (where the block is not known, its
    * modelled 32 x 2 stands for blocks of several warps) */
-  size_t element = (size_t)count * sizeof keys[0][0];
+  size_t element = (size_t)width * sizeof keys[0][0];
   long long best = n ? 1 : 0, run = 1, warps = 1;
   for (int i = 1; i <= n; i++) {
     if (i < n && memcmp(keys[i], keys[i - 1], element) == 0) {
       run++;
-      warps += keys[i][count] != keys[i - 1][count];
+      warps += keys[i][width] != keys[i - 1][width];
       continue;
     }
     if ((warps >= 2 || !k->block_known) && run > best) best = run;
