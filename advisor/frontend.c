@@ -757,13 +757,24 @@ void record_kernel(file_ctx *fc, CXCursor fn, const char *analysis, const char *
   k->reason = reason ? wl_strdup(reason) : NULL;
 }
 
-void wl_result_free(wl_file_result *r) {
+static void finding_free(wl_finding *f) {
+  free(f->kernel); free(f->array); free(f->message);
+  for (int j = 0; j < f->note_count; j++) free(f->notes[j]);
+  for (int j = 0; j < f->fix_count; j++) free(f->fixes[j].replacement);
+}
+
+void wl_drop_findings(wl_file_result *r, bool (*drop)(const wl_finding *f)) {
+  size_t kept = 0;
   for (size_t i = 0; i < r->finding_count; i++) {
-    wl_finding *f = &r->findings[i];
-    free(f->kernel); free(f->array); free(f->message);
-    for (int j = 0; j < f->note_count; j++) free(f->notes[j]);
-    for (int j = 0; j < f->fix_count; j++) free(f->fixes[j].replacement);
+    if (drop(&r->findings[i])) finding_free(&r->findings[i]);
+    else r->findings[kept++] = r->findings[i];
   }
+  r->finding_count = kept;
+  for (size_t h = 0; h < r->header_count; h++) wl_drop_findings(&r->headers[h], drop);
+}
+
+void wl_result_free(wl_file_result *r) {
+  for (size_t i = 0; i < r->finding_count; i++) finding_free(&r->findings[i]);
   for (size_t i = 0; i < r->array_count; i++) {
     wl_array_info *a = &r->arrays[i];
     free(a->kernel); free(a->array); free(a->element_type); free(a->patterns); free(a->recommended);

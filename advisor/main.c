@@ -582,6 +582,7 @@ static void *worker(void *arg) {
     for (int a = 0; a < p->c->extra_count && n < 255; a++) args[n++] = p->c->extra[a];
     wl_analyze_file(index, j->path, args, n, &p->c->opt, &p->results[i]);
     if (p->c->ptxas) wl_ptxas(j->path, args, n, &p->c->opt, &p->results[i]);
+    else wl_local_verdicts(j->path, args, n, &p->c->opt, &p->results[i]);
   }
   clang_disposeIndex(index);
   return NULL;

@@ -64,14 +64,12 @@ static bool nvcc_flag(const char *arg) {
   return false;
 }
 
-void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl_options *opt, wl_file_result *r) {
-  if (r->failed) return;
-  if (!shell_safe(path) || !shell_safe(opt->arch)) {
-    wl_result_error(r, "%s: error: --ptxas skipped: path has characters warplint will not pass to a shell", path);
-    return;
-  }
+/* nvcc's resource report for the file, per kernel, into r->usage; nvcc's
+ * exit status (-1: not run). */
+static int read_usage(const char *path, const char *const *args, int arg_count, const wl_options *opt,
+                      wl_file_result *r) {
   char *nvcc = find_nvcc(opt);
-  if (!shell_safe(nvcc)) { free(nvcc); return; }
+  if (!shell_safe(nvcc)) { free(nvcc); return -1; }
   char *flags = wl_strdup("");
   for (int i = 0; i < arg_count; i++) {
     if (!nvcc_flag(args[i])) continue;
@@ -88,7 +86,7 @@ void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl
   free(nvcc);
   FILE *p = popen(cmd, "r");
   free(cmd);
-  if (!p) return;
+  if (!p) return -1;
   char line[1024];
   wl_kernel_usage *current = NULL;
   while (fgets(line, sizeof line, p)) {
@@ -115,19 +113,68 @@ void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl
       }
     }
   }
-  int status = pclose(p);
+  return pclose(p);
+}
+
+/* Each L_ finding of r (and of its headers) confirmed or not by the
+ * kernel's local memory in usage. */
+static void confirm(wl_file_result *r, const wl_file_result *usage) {
+  for (size_t i = 0; i < r->finding_count; i++) {
+    wl_finding *f = &r->findings[i];
+    if (f->rule[0] != 'L') continue;
+    for (size_t k = 0; k < usage->usage_count; k++) {
+      if (strcmp(usage->usage[k].kernel, f->kernel) != 0) continue;
+      f->confirmed_set = true;
+      f->confirmed = usage->usage[k].local_bytes > 0 || usage->usage[k].spill_stores > 0;
+    }
+  }
+  for (size_t h = 0; h < r->header_count; h++) confirm(&r->headers[h], usage);
+}
+
+static bool shell_safe_file(const char *path, const wl_options *opt) {
+  return shell_safe(path) && shell_safe(opt->arch);
+}
+
+void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl_options *opt, wl_file_result *r) {
+  if (r->failed) return;
+  if (!shell_safe_file(path, opt)) {
+    wl_result_error(r, "%s: error: --ptxas skipped: path has characters warplint will not pass to a shell", path);
+    return;
+  }
+  int status = read_usage(path, args, arg_count, opt, r);
   if (status != 0 || r->usage_count == 0) {
     wl_result_error(r, "%s: note: --ptxas: nvcc gave no resource report (exit status %d); L_ findings stay "
                     "unconfirmed", path, status);
     return;
   }
-  for (size_t i = 0; i < r->finding_count; i++) {
-    wl_finding *f = &r->findings[i];
-    if (f->rule[0] != 'L') continue;
-    for (size_t k = 0; k < r->usage_count; k++) {
-      if (strcmp(r->usage[k].kernel, f->kernel) != 0) continue;
-      f->confirmed_set = true;
-      f->confirmed = r->usage[k].local_bytes > 0 || r->usage[k].spill_stores > 0;
-    }
+  confirm(r, r);
+}
+
+static bool local_dynamic(const wl_finding *f) { return !strcmp(f->rule, "L_2") || !strcmp(f->rule, "L_3"); }
+
+static bool has_local_dynamic(const wl_file_result *r) {
+  for (size_t i = 0; i < r->finding_count; i++)
+    if (local_dynamic(&r->findings[i])) return true;
+  for (size_t h = 0; h < r->header_count; h++)
+    if (has_local_dynamic(&r->headers[h])) return true;
+  return false;
+}
+
+/* ptxas decides where private arrays live, not the source: it turns small
+ * arrays indexed at run time into register selects, and clang's device code
+ * does not tell which ones (the same array stays in registers from clang's
+ * PTX and goes to the stack from nvcc's). So where nvcc is installed and the
+ * file has L_2 or L_3 findings, nvcc compiles it once; a finding in a
+ * kernel nvcc gives no stack frame and no spills is dropped. */
+static bool in_registers(const wl_finding *f) { return local_dynamic(f) && f->confirmed_set && !f->confirmed; }
+
+void wl_local_verdicts(const char *path, const char *const *args, int arg_count, const wl_options *opt,
+                       wl_file_result *r) {
+  if (r->failed || !has_local_dynamic(r) || !shell_safe_file(path, opt)) return;
+  wl_file_result usage = {0};
+  if (read_usage(path, args, arg_count, opt, &usage) == 0 && usage.usage_count) {
+    confirm(r, &usage);
+    wl_drop_findings(r, in_registers);
   }
+  wl_result_free(&usage);
 }

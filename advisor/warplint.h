@@ -145,6 +145,8 @@ typedef struct wl_options {
 void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args,
                      int extra_count, const wl_options *opt, wl_file_result *result);
 void wl_result_free(wl_file_result *r);
+/* Removes (and frees) the findings for which drop holds, keeping the order. */
+void wl_drop_findings(wl_file_result *r, bool (*drop)(const wl_finding *f));
 /* The results of the headers the files included, appended after the files'
  * own (one per header path, a finding several files found kept once);
  * *results grows, the new count is returned. */
@@ -231,6 +233,10 @@ int wl_apply_fixes(const wl_file_result *r, bool backup);
 
 /* ptxas.c: registers/local/spills per kernel via nvcc, when nvcc exists. */
 void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl_options *opt, wl_file_result *r);
+/* Without --ptxas: drops the L_2 and L_3 findings of kernels nvcc keeps
+ * out of local memory (asked only where there are such findings). */
+void wl_local_verdicts(const char *path, const char *const *args, int arg_count, const wl_options *opt,
+                       wl_file_result *r);
 
 /* Small helpers. */
 char *wl_strdup(const char *s);
