@@ -70,6 +70,8 @@ typedef struct atom_info {
   bool maybe_unit;               /* a parameter that may well be 1 (a tensor's innermost stride, sx0):
                                     never compared with an index, named as strides are */
   int quotient_entry;            /* ATOMK_QUOTIENT: its entry in kernel_ctx.quotients */
+  bool from_threads;             /* a thread index divided by a run-time size (threadIdx.x / coop):
+                                    taken as one value per warp, but the warps of a block differ */
 } atom_info;
 
 /* ATOMK_QUOTIENT: a polynomial of the thread indices divided by a constant,
@@ -401,7 +403,8 @@ void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x);
 void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
-void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *block);
+/* branch_line: where a branch before the launch may set another shape (0: none) */
+void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line);
 
 /* ---- names.c: the AST's names for what the device code touches ---- */
 /* The AST side of one kernel analysed on its device code. */

@@ -241,7 +241,7 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
               compare_text(k, f, "shared", "register"));
 }
 
-void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
+void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line) {
   long long threads = b[0] * b[1] * b[2];
   if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
   if (threads >= 128 && threads % 32 == 0) return;
@@ -268,10 +268,12 @@ void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b) {
   wl_metric_text(fc->opt, &f->metrics[0], "one warp's 32-lane shared request", metric, sizeof metric);
   snprintf(evidence, sizeof evidence, "measured on %s: %s",
            fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
+  char shape[96];
+  if (branch_line) snprintf(shape, sizeof shape, "block of %lld thread%s (unless the branch at line %u sets another)",
+                            threads, threads == 1 ? "" : "s", branch_line);
+  else snprintf(shape, sizeof shape, "block of %lld thread%s", threads, threads == 1 ? "" : "s");
   f->message = threads % 32
-      ? wl_format("block of %lld %s not a multiple of the 32-thread warp: the last warp runs partly "
-                  "empty; %s", threads, threads == 1 ? "thread is" : "threads is", evidence)
-      : wl_format("block of %lld threads is smaller than 128: too few warps per block to hide latency; %s",
-                  threads, evidence);
+      ? wl_format("%s is not a multiple of the 32-thread warp: the last warp runs partly empty; %s", shape, evidence)
+      : wl_format("%s is smaller than 128: too few warps per block to hide latency; %s", shape, evidence);
 }
 

@@ -19,18 +19,39 @@ typedef struct shape_search {
   unsigned before;               /* the launch's offset */
   long long value[3];
   bool ok;
+  int depth;                     /* integer variables followed inside this search */
+  int branches;                  /* inside an if or switch that does not hold the launch */
+  unsigned branch_line;          /* the first assignment there (the value found is the default) */
 } shape_search;
 
-static bool dim3_args(CXCursor c, long long *b) {
+static bool var_at_launch(CXCursor var, unsigned before, int depth, long long *value, unsigned *branch_line);
+
+/* A compile-time constant, or a local integer variable whose value at the
+ * launch is one (int n = 1 << 5; ... dim3 block(n)). */
+static bool launch_value(CXCursor c, unsigned before, int depth, long long *v, unsigned *branch_line) {
+  if (const_value(c, v)) return true;
   c = strip(c);
-  if (const_value(c, &b[0])) { b[1] = b[2] = 1; return true; }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || depth > 2 || before == 0) return false;
+  CXCursor d = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
+  enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
+  if (t < CXType_Char_U || t > CXType_LongLong) return false;
+  long long shape[3];
+  if (!var_at_launch(d, before, depth + 1, shape, branch_line)) return false;
+  *v = shape[0];
+  return true;
+}
+
+static bool dim3_args_at(CXCursor c, unsigned before, int depth, long long *b, unsigned *branch_line) {
+  c = strip(c);
+  if (launch_value(c, before, depth, &b[0], branch_line)) { b[1] = b[2] = 1; return true; }
   if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
   int n = clang_Cursor_getNumArguments(c);
   if (n < 0 || n > 3) return false;
   b[0] = b[1] = b[2] = 1;
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-    if (!const_value(arg, &b[i])) {
+    if (!launch_value(arg, before, depth, &b[i], branch_line)) {
       /* a default argument shows as an expression with no place in the file */
       unsigned line;
       clang_getExpansionLocation(clang_getCursorLocation(arg), NULL, &line, NULL, NULL);
@@ -39,6 +60,7 @@ static bool dim3_args(CXCursor c, long long *b) {
   }
   return true;
 }
+
 
 /* The variable (or its member: 0-2 for .x-.z, else -1) that an assignment
  * target names, if it is s->var. */
@@ -62,6 +84,20 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
   shape_search *s = d;
   enum CXCursorKind kind = clang_getCursorKind(c);
   bool call = kind == CXCursor_CallExpr;
+  if (kind == CXCursor_IfStmt || kind == CXCursor_SwitchStmt) {
+    /* a branch the launch is not in may change the value (int block = 32;
+     * if (argc > 1) block = atoi(argv[1]);): the value without it is the
+     * default, and the finding says so */
+    unsigned start, end;
+    CXSourceRange extent = clang_getCursorExtent(c);
+    clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
+    clang_getExpansionLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
+    if (start >= s->before || (start <= s->before && s->before < end)) return CXChildVisit_Recurse;
+    s->branches++;
+    clang_visitChildren(c, find_assignments, s);
+    s->branches--;
+    return CXChildVisit_Continue;
+  }
   if (kind != CXCursor_BinaryOperator && kind != CXCursor_CompoundAssignOperator && kind != CXCursor_UnaryOperator &&
       !call)
     return CXChildVisit_Recurse;
@@ -106,36 +142,48 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
   }
   int member;
   if (!names_var(s, target, &member)) return CXChildVisit_Recurse;
+  if (s->branches) {
+    if (!s->branch_line) clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &s->branch_line, NULL, NULL);
+    return CXChildVisit_Continue;
+  }
   if (!plain) s->ok = false;                /* ++, +=, &b: not followed */
-  else if (member >= 0) s->ok = s->ok && const_value(value, &s->value[member]);
-  else s->ok = s->ok && dim3_args(value, s->value);
+  else if (member >= 0) s->ok = s->ok && launch_value(value, at, s->depth, &s->value[member], &s->branch_line);
+  else s->ok = s->ok && dim3_args_at(value, at, s->depth, s->value, &s->branch_line);
   return CXChildVisit_Continue;
+}
+
+/* What a variable (dim3 or integer) of the launching function holds at the
+ * offset `before`: its initialiser, then each assignment before it. */
+static bool var_at_launch(CXCursor d, unsigned before, int depth, long long *value, unsigned *branch_line) {
+  shape_search s = {.var = d, .before = before, .value = {1, 1, 1}, .ok = true, .depth = depth};
+  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
+  if (!clang_Cursor_isNull(init)) s.ok = dim3_args_at(init, before, depth, s.value, &s.branch_line);
+  else if (clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record) return false;
+  CXCursor fn = clang_getCursorSemanticParent(d);
+  if (!s.ok || clang_Cursor_isNull(fn)) return false;
+  clang_visitChildren(fn, find_assignments, &s);
+  memcpy(value, s.value, sizeof s.value);
+  if (s.ok && s.branch_line && (!*branch_line || s.branch_line < *branch_line)) *branch_line = s.branch_line;
+  return s.ok;
 }
 
 /* The block argument of <<<grid, block>>>: dim3(a, b, c), an integer, or a
  * variable (dim3 or integer) whose value at the launch is constant, however
  * it was set (dim3 b; b.x = 16; b.y = 16;). */
-static bool block_shape(CXCursor arg, CXCursor launch, long long *b) {
+static bool block_shape(CXCursor arg, CXCursor launch, long long *b, unsigned *branch_line) {
+  *branch_line = 0;
   b[0] = b[1] = b[2] = 1;
   CXCursor c = strip(arg);
   if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) == 1) {
     CXCursor inner = strip(clang_Cursor_getArgument(c, 0));
     if (clang_getCursorKind(inner) == CXCursor_DeclRefExpr) c = inner;  /* copy of a variable */
   }
-  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return dim3_args(c, b);
+  unsigned before;
+  clang_getExpansionLocation(clang_getCursorLocation(launch), NULL, NULL, NULL, &before);
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return dim3_args_at(c, before, 0, b, branch_line);
   if (const_value(c, &b[0])) return true;
   CXCursor d = clang_getCursorReferenced(c);
-  if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
-  shape_search s = {.var = d, .value = {1, 1, 1}, .ok = true};
-  CXCursor init = clang_Cursor_getVarDeclInitializer(d);
-  if (!clang_Cursor_isNull(init)) s.ok = dim3_args(init, s.value);
-  else if (clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record) return false;
-  clang_getExpansionLocation(clang_getCursorLocation(launch), NULL, NULL, NULL, &s.before);
-  CXCursor fn = clang_getCursorSemanticParent(d);
-  if (!s.ok || clang_Cursor_isNull(fn)) return false;
-  clang_visitChildren(fn, find_assignments, &s);
-  memcpy(b, s.value, sizeof s.value);
-  return s.ok;
+  return clang_getCursorKind(d) == CXCursor_VarDecl && var_at_launch(d, before, 0, b, branch_line);
 }
 
 /* The template arguments of a launched instantiation, matched to the
@@ -211,8 +259,9 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
         li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
         li.kernel = kernel;
         li.device_name = device_name(kernel);
-        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block);
-        if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block);
+        unsigned branch_line;
+        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block, &branch_line);
+        if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
         GROW(fc->launches, fc->launch_count, fc->launch_cap);
         fc->launches[fc->launch_count++] = li;
       }

@@ -189,12 +189,15 @@ static bool runtime_divisor(kernel_ctx *k, CXCursor c, enum CXBinaryOperatorKind
   if (!division || poly_is_const(b, &spread) || !lane_spread(k, a, &spread) || spread >= 32) return false;
   if (op == CXBinaryOperator_Div) {
     uniform_atom(k, c, name, out);
-    k->atoms[out->terms[0].atoms[0]].quotient = true;
+    atom_info *q = &k->atoms[out->terms[0].atoms[0]];
+    q->quotient = q->per_block = q->from_threads = true;
     return true;
   }
   poly lane, rest, u;
   poly_split(a, ATOM_BX, &lane, &rest);
   uniform_atom(k, c, name, &u);
+  atom_info *q = &k->atoms[u.terms[0].atoms[0]];
+  q->per_block = q->from_threads = true;
   poly_add(out, &lane, &u, 1);
   return true;
 }

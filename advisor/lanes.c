@@ -676,6 +676,8 @@ long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
   for (int i = 0; i < off->count; i++) {
     poly_term t = off->terms[i], thread = {.coef = 1};
     for (int a = 0; a < t.degree; a++)
+      if (t.atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[t.atoms[a]].from_threads) return 0;   /* which threads share it is not known */
+    for (int a = 0; a < t.degree; a++)
       if (thread_atom(k, t.atoms[a])) thread.atoms[thread.degree++] = t.atoms[a];
     if (thread.degree == 0) continue;
     poly term = {.count = 1, .terms = {t}};
