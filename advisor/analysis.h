@@ -142,6 +142,9 @@ typedef struct access_info {
   lane_model padded;             /* shared 2-D arrays: the lanes with the last dimension padded by one */
   long long reuse;               /* active threads of a block that touch the same element, 0 unknown */
   bool reuse_restricted;         /* a guard left only some threads of the block active */
+  bool neighbour_reuse;          /* a warp's request is another warp's request through another read of
+                                    the array (a stencil's row above), ir.c */
+  unsigned neighbour_line;       /* that other read's line */
   int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no loop-carried counter) */
   int loop_count;
   unsigned line, column;
@@ -201,6 +204,7 @@ typedef struct kernel_ctx {
                                     parameter is one only through the argument bound to it */
   int probe_loop;                /* lanes.c: this loop atom moved by probe_step (-1: none) */
   long long probe_step;
+  long long probe_block;         /* lanes.c: blockIdx under the probe (0: the first block) */
   long long probe_uniform;       /* lanes.c: when not 0, uniform unknowns take this (large, odd) value
                                     plus a step per atom, so that lanes scaled by a row size are
                                     evaluated as rows apart (global memory only: sectors) */

@@ -180,8 +180,23 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
 /* S_5: read-only global data read in a loop (its index moves with the
  * loop) by several active threads of a block at once (the index ignores a
  * thread dimension), or a neighbourhood read. */
+/* A stencil's neighbour read: its elements are other warps' own reads. */
+static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
+  a->reusable = true;
+  append_pattern(a, "neighbours read by other warps");
+  wl_finding *f = new_finding(k, "S_5", x, a);
+  if (!f) return;
+  add_metric(k, f, "latency.global");
+  add_metric(k, f, "latency.shared");
+  set_message(f, wl_format("reusable global data '%s': a warp's request here is another warp's own request "
+                           "(the read at line %u): the block loads these elements twice; stage the block's tile "
+                           "and halo in shared memory", a->name, x->neighbour_line),
+              compare_text(k, f, "global (L1 hit)", "shared"));
+}
+
 void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
+  if (x->neighbour_reuse && x->read && !x->write && is_read_only(a)) { check_s5_neighbours(k, x, a); return; }
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
       !uses_index_atoms(k, &x->off))
     return;

@@ -696,6 +696,9 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
       if (cond) block_dep = block_dep || per_block(ik->k, int_of(ik, cond));
     }
   uniform_join(ik, arms, count, block_dep, &r->p);
+  /* the whole warp took one arm (a run-time flag chose a periodic wrap or
+   * a clamp): lane by lane, the arms are the same access pattern */
+  r->evaluable = r->p.unknown && r->p.lane_varying;
 }
 
 static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
@@ -714,6 +717,9 @@ static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
   }
   const poly *arms[2] = {&a->p, &b->p};
   uniform_join(ik, arms, 2, per_block(ik->k, cond), &r->p);
+  /* a run-time flag choosing between two lane-varying forms (periodic
+   * wrap or clamp): lane by lane, as the flag's probe value picks */
+  r->evaluable = r->p.unknown && r->p.lane_varying;
 }
 
 /* An operation that is no polynomial: uniform operands give a uniform
@@ -1223,6 +1229,11 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     }
     return lanes_in_range(out, -(1LL << 40));
   }
+  case LLVMPHI:
+    /* a join under a warp-uniform branch (eval_phi): one arm for the warp */
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+      if (ir_lanes(ik, LLVMGetIncomingValue(v, i), warp, out, depth + 1)) return true;
+    return false;
   case LLVMCall: {
     const char *name = callee_name(v);
     bool min = strstr(name, "llvm.smin") || strstr(name, "llvm.umin");
@@ -2124,6 +2135,111 @@ static void find_unit_strides(ir_kernel *ik) {
     }
 }
 
+/* A stencil's written-out neighbours (in[i - w], in[i], in[i + w]): a
+ * read whose request from one warp is the very request another warp makes
+ * through another read of the same read-only global array (the row above
+ * is the next warp's own row) loads again what the block loads anyway;
+ * shared memory serves it once (S_5). Neighbours within a warp's row
+ * (in[i + 1]) are no such request. The read that every other one repeats
+ * (the centre, with the most partners) is the tile itself. Requests are
+ * evaluated for every warp of the modelled block, run-time sizes given
+ * the probe's large values. */
+typedef struct warp_request { long long address[32]; int lanes; unsigned long long hash; } warp_request;
+
+static int compare_addresses(const void *a, const void *b) {
+  long long x = *(const long long *)a, y = *(const long long *)b;
+  return x < y ? -1 : x > y;
+}
+
+static bool written_anywhere(const kernel_ctx *k, int array) {
+  for (int i = 0; i < k->access_count; i++)
+    if (k->accesses[i].array == array && k->accesses[i].write) return true;
+  return false;
+}
+
+/* The sorted addresses of access `access`'s request from warp w (lanes 0: none). */
+static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
+  kernel_ctx *k = ik->k;
+  const access_info *x = &k->accesses[access];
+  lane_vals v;
+  r->lanes = 0;
+  k->probe_uniform = 4104;
+  k->probe_block = 1;                    /* a block inside the grid: no clamp at its edges */
+  bool ok = x->off.unknown ? ir_lanes(ik, ik->addresses[access], w, &v, 0) : poly_lanes(k, &x->off, w, &v);
+  k->probe_uniform = k->probe_block = 0;
+  if (!ok || v.shifted) return;
+  for (int l = 0; l < 32; l++)
+    if (k->active[w] >> l & 1) r->address[r->lanes++] = v.v[l];
+  qsort(r->address, (size_t)r->lanes, sizeof r->address[0], compare_addresses);
+  r->hash = 1469598103934665603ULL;
+  for (int l = 0; l < r->lanes; l++) r->hash = (r->hash ^ (unsigned long long)r->address[l]) * 1099511628211ULL;
+}
+
+static void find_neighbour_reuse(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  enum { MAX_READS = 16 };
+  if (k->warps < 2) return;
+  for (int a = 0; a < k->array_count; a++) {
+    if (k->arrays[a].space != SP_GLOBAL || written_anywhere(k, a)) continue;
+    int list[MAX_READS], n = 0;
+    for (int i = 0; i < k->access_count && n < MAX_READS; i++) {
+      const access_info *x = &k->accesses[i];
+      if (x->array == a && x->read && !x->data_dependent && x->loop_count == 0) list[n++] = i;
+    }
+    if (n < 2) continue;
+    warp_request *req = malloc((size_t)n * (size_t)k->warps * sizeof *req);
+    if (!req) continue;
+    for (int i = 0; i < n; i++)
+      for (int w = 0; w < k->warps; w++) warp_request_of(ik, list[i], w, &req[i * k->warps + w]);
+    /* per read: its warps' requests another warp makes through another read
+     * (where the launch is not known, the modelled block's z layers stand
+     * for other blocks: a real block is seldom deeper than one layer) */
+    long long layer[MAX_WARPS];
+    for (int w = 0; w < k->warps; w++) {
+      long long t[3];
+      lane_coords(k, 32 * w, t);
+      layer[w] = k->block_known ? 0 : t[2];
+    }
+    int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS], partners[MAX_READS] = {0};
+    bool pair[MAX_READS][MAX_READS] = {{false}};
+    for (int i = 0; i < n; i++)
+      for (int w = 0; w < k->warps; w++) {
+        const warp_request *r = &req[i * k->warps + w];
+        if (r->lanes < 2) continue;
+        asked[i]++;
+        bool found = false;
+        for (int j = 0; j < n; j++)
+          for (int v = 0; v < k->warps; v++) {
+            const warp_request *o = &req[j * k->warps + v];
+            if (j == i || v == w || layer[v] != layer[w] || o->hash != r->hash || o->lanes != r->lanes ||
+                memcmp(o->address, r->address, (size_t)r->lanes * sizeof r->address[0]))
+              continue;
+            found = true;
+            partner[i] = j;
+            if (!pair[i][j]) partners[i]++;
+            pair[i][j] = true;
+          }
+        matched[i] += found;
+      }
+    /* the centre: the read whose requests the others repeat most (every row
+     * of the tile is some neighbour's row, while a neighbour's outermost
+     * row lies outside the block); of two alike, the first in the source */
+    int centre = -1;
+    for (int i = 0; i < n; i++)
+      if (partners[i] && (centre < 0 || matched[i] > matched[centre] ||
+                          (matched[i] == matched[centre] &&
+                           k->accesses[list[i]].line < k->accesses[list[centre]].line)))
+        centre = i;
+    for (int i = 0; i < n; i++) {
+      if (i == centre || !asked[i] || 2 * matched[i] < asked[i]) continue;
+      access_info *x = &k->accesses[list[i]];
+      x->neighbour_reuse = true;
+      x->neighbour_line = k->accesses[list[centre >= 0 && pair[i][centre] ? centre : partner[i]]].line;
+    }
+    free(req);
+  }
+}
+
 /* ---- the kernel ---- */
 
 void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
@@ -2153,6 +2269,7 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   fold_unrolled(&ik);
   find_sorts(&ik);
   find_unit_strides(&ik);
+  find_neighbour_reuse(&ik);
   for (int b = 0; b < ik.block_count; b++) {
     free(ik.blocks[b].succ);
     free(ik.blocks[b].pred);

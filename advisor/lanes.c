@@ -149,7 +149,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
       else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
       else if (atom == k->probe_loop) uniform *= k->probe_step;
-      else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform = 0;   /* the first block */
+      else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform *= k->probe_block;
       else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) uniform *= k->block[atom - ATOM_BDX];
       else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 8 * atom;
       else unknown = true;
