@@ -307,13 +307,14 @@ static bool uniform(const ir_kernel *ik, const poly *p) {
   return true;
 }
 
-/* Whether p may differ between blocks (a block index, or a per-block atom). */
+/* Whether p may differ between blocks or warps (a block or thread index, or
+ * a per-block atom): not the same for the grid. */
 static bool per_block(const kernel_ctx *k, const poly *p) {
   if (p->unknown) return true;
   for (int i = 0; i < p->count; i++)
     for (int a = 0; a < p->terms[i].degree; a++) {
       int atom = p->terms[i].atoms[a];
-      if ((atom >= ATOM_BX && atom <= ATOM_BZ) || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].per_block))
+      if ((atom >= ATOM_TX && atom <= ATOM_BZ) || (atom >= ATOM_FIRST_SYMBOL && k->atoms[atom].per_block))
         return true;
     }
   return false;

@@ -27,9 +27,14 @@ static const thread_quotient *quotient_of(const kernel_ctx *k, int a) {
 
 bool thread_atom(const kernel_ctx *k, int a) { return is_thread_atom(a) || quotient_of(k, a); }
 
+/* threadIdx.y is the same across a warp when blockDim.x is a multiple of
+ * 32 (threadIdx.z likewise with blockDim.x * blockDim.y): a 32 x 8 block's
+ * warp is one row. */
 bool lane_atom(const kernel_ctx *k, int a) {
+  if (a == ATOM_TY) return k->block[0] % 32 != 0;
+  if (a == ATOM_TZ) return (k->block[0] * k->block[1]) % 32 != 0;
   const thread_quotient *q = quotient_of(k, a);
-  return is_thread_atom(a) || (q && !q->warp_uniform);
+  return a == ATOM_TX || (q && !q->warp_uniform);
 }
 
 static bool is_lane_atom(const void *k, int a) { return lane_atom(k, a); }
