@@ -320,6 +320,14 @@ static bool per_block(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+static bool uses_thread_atom(const kernel_ctx *k, const poly *p) {
+  if (p->unknown) return false;
+  for (int i = 0; i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++)
+      if (thread_atom(k, p->terms[i].atoms[a])) return true;
+  return false;
+}
+
 static void lane_varying(poly *p, bool data_dependent) {
   poly_unknown(p, data_dependent);
   p->lane_varying = true;
@@ -733,7 +741,9 @@ static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotie
     LLVMValueRef op = LLVMGetOperand(inst, i);
     if (LLVMIsABasicBlock(op) || LLVMIsAFunction(op) || LLVMGetValueKind(op) == LLVMMetadataAsValueValueKind) continue;
     const poly *p = int_of(ik, op);
-    varying = varying || !uniform(ik, p);
+    /* of a thread index too where it is one value per warp (threadIdx.y,
+     * a warp's number): an atom would lose which warp has which value */
+    varying = varying || !uniform(ik, p) || uses_thread_atom(ik->k, p);
     block = block || per_block(ik->k, p);
     data = data || p->data_dependent;
   }
