@@ -1565,8 +1565,9 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
      * a sector as a matrix's rows do (a row's float4 must be aligned) */
     if (m->kind == LANE_UNKNOWN && k->arrays[x->array].space == SP_GLOBAL) {
       k->probe_uniform = 4104;
+      k->probe_block = 1;                /* inside the grid: a clamp at its edge is the exception */
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
-      k->probe_uniform = 0;
+      k->probe_uniform = k->probe_block = 0;
     }
   }
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
