@@ -2183,6 +2183,11 @@ static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
   for (int l = 0; l < 32; l++)
     if (k->active[w] >> l & 1) r->address[r->lanes++] = v.v[l];
   qsort(r->address, (size_t)r->lanes, sizeof r->address[0], compare_addresses);
+  /* a row of elements, not a broadcast (every warp reading rand[1] is one
+   * element the L1 serves, no tile) */
+  int distinct = r->lanes > 0;
+  for (int l = 1; l < r->lanes; l++) distinct += r->address[l] != r->address[l - 1];
+  if (2 * distinct < r->lanes) { r->lanes = 0; return; }
   r->hash = 1469598103934665603ULL;
   for (int l = 0; l < r->lanes; l++) r->hash = (r->hash ^ (unsigned long long)r->address[l]) * 1099511628211ULL;
 }
