@@ -251,7 +251,7 @@ struct file_ctx {
 /* The compiler arguments that come before the user's (-I, -D), and the
  * in-memory headers they name (virtual paths under /__warplint__), for
  * libclang's host-side parse and clang's device-side compile alike. */
-#define CUDA_SETUP_ARGS 32
+#define CUDA_SETUP_ARGS 40
 #define CUDA_SETUP_FILES 256
 typedef struct cuda_setup {
   const char *args[CUDA_SETUP_ARGS];

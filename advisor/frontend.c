@@ -531,6 +531,13 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
   snprintf(s->arch_arg, sizeof s->arch_arg, "--cuda-gpu-arch=%s", opt->arch);
   args[n++] = "-x";
   args[n++] = "cuda";
+  /* a libclang moved from where it was installed may not find its own
+   * builtin headers (__clang_cuda_runtime_wrapper.h): say where they are */
+  const char *resource = getenv("WARPLINT_RESOURCE_DIR");
+  if (resource && *resource && !device) {
+    args[n++] = "-resource-dir";
+    args[n++] = resource;
+  }
   args[n++] = "-std=c++17";
   args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
   args[n++] = s->arch_arg;

@@ -43,6 +43,18 @@ if nvcc -O3 -arch="$arch" -lineinfo -o "$scratch/verify_kernels" "$scratch/verif
   check "$scratch/v.json" G_2 21 0 && ok || bad "verify_kernels G_2"
 else bad "nvcc verify_kernels: $(tail -3 "$scratch/nvcc.log")"; fi
 lab=$root/casestudies/lab
+# the exercises include lab_kernels.h: their -I comes from a compilation
+# database (verify's `--` is the program's)
+{
+  printf '['
+  sep=
+  for ex in 1_transpose 2_rowsum 3_mix 6_reduce 7_particles; do
+    printf '%s{"directory": "%s", "file": "%s/exercises/%s.cu", "arguments": ["nvcc", "-I%s", "-c", "%s/exercises/%s.cu"]}' \
+      "$sep" "$lab" "$lab" "$ex" "$lab" "$lab" "$ex"
+    sep=,
+  done
+  printf ']\n'
+} > "$scratch/compile_commands.json"
 # exercise, rule, line of its guideline finding, least excess (%)
 for spec in "1_transpose G_3 0 25" "2_rowsum S_1 0 25" "6_reduce S_1 0 25" "7_particles G_3 0 25" "3_mix C_3 0 0"; do
   set -- $spec
@@ -52,7 +64,7 @@ for spec in "1_transpose G_3 0 25" "2_rowsum S_1 0 25" "6_reduce S_1 0 25" "7_pa
        "$lab/exercises/$ex.cu" -o "$exe" 2> "$scratch/nvcc_$ex.log"; then
     bad "nvcc $ex: $(tail -3 "$scratch/nvcc_$ex.log")"; continue
   fi
-  "$wl" verify --format=json "$lab/exercises/$ex.cu" -- "$exe" > "$scratch/$ex.json" 2> "$scratch/$ex.err"
+  "$wl" verify -p "$scratch" --format=json "$lab/exercises/$ex.cu" -- "$exe" > "$scratch/$ex.json" 2> "$scratch/$ex.err"
   line=$(python3 -c "import json,sys; fs=[f for f in json.load(open('$scratch/$ex.json'))['findings'] if f['rule']=='$rule']; print(fs[0]['line'] if fs else 0)" 2>/dev/null)
   if [ "${line:-0}" -eq 0 ]; then bad "$ex: no $rule finding"; continue; fi
   check "$scratch/$ex.json" "$rule" "$line" "$least" && ok || bad "$ex $rule line $line"
