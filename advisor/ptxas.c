@@ -9,20 +9,28 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The kernel name inside an Itanium-mangled name: _Z<len><name>... */
+/* The kernel name inside an Itanium-mangled name: _Z<len><name>..., or
+ * the last of _ZN<len><name>...<len><name>E (a namespace's kernel, the
+ * name before its template arguments). */
 static bool demangled_name(const char *mangled, char *out, size_t size) {
   if (strncmp(mangled, "_Z", 2) != 0) {
     snprintf(out, size, "%s", mangled);
     return true;
   }
   const char *p = mangled + 2;
-  if (*p == 'N') return false;  /* namespaced: keep the mangled name */
-  char *end;
-  long n = strtol(p, &end, 10);
-  if (n <= 0 || (size_t)n >= size || strlen(end) < (size_t)n) return false;
-  memcpy(out, end, (size_t)n);
-  out[n] = 0;
-  return true;
+  bool nested = *p == 'N';
+  if (nested) p++;
+  bool found = false;
+  for (;;) {
+    char *end;
+    long n = strtol(p, &end, 10);
+    if (end == p || n <= 0 || (size_t)n >= size || strlen(end) < (size_t)n) return found;
+    memcpy(out, end, (size_t)n);
+    out[n] = 0;
+    found = true;
+    p = end + n;
+    if (!nested || *p == 'E' || *p == 'I') return true;
+  }
 }
 
 static wl_kernel_usage *usage_for(wl_file_result *r, const char *mangled) {
@@ -41,7 +49,7 @@ static wl_kernel_usage *usage_for(wl_file_result *r, const char *mangled) {
 
 static bool shell_safe(const char *s) {
   for (; *s; s++)
-    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+", *s)) return false;
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,", *s)) return false;
   return true;
 }
 
