@@ -2194,7 +2194,7 @@ static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
 
 static void find_neighbour_reuse(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
-  enum { MAX_READS = 16 };
+  enum { MAX_READS = 48 };   /* reads of one array followed: a stencil of several parts */
   if (k->warps < 2) return;
   for (int a = 0; a < k->array_count; a++) {
     if (k->arrays[a].space != SP_GLOBAL || written_anywhere(k, a)) continue;
