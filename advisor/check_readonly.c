@@ -24,7 +24,9 @@ static void restrict_fix(wl_finding *f, const array_info *a) {
 
 void check_t4_readonly_path(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if (!x->read || x->ldg || !is_read_only(a) || !a->is_param || (a->param_const && a->param_restrict)) return;
+  /* a __restrict__ parameter the kernel never writes is on the read-only
+   * path already, const or not: nvcc loads it with ld.global.nc */
+  if (!x->read || x->ldg || !is_read_only(a) || !a->is_param || a->param_restrict) return;
   int got, ideal;
   bool gather = x->lanes.kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying;
   if (!gather && (!lanes_strided(k, &x->lanes, x->width, &got, &ideal) ||

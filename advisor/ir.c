@@ -33,6 +33,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <string.h>
+#include <strings.h>
 
 #define IR_MAX_DEPTH 64
 
@@ -1434,14 +1435,16 @@ static bool use_location(ir_kernel *ik, LLVMValueRef value, CXFile *file, unsign
 /* inst is a template library's own code: its innermost location is in
  * CCCL (cub, thrust, libcu++), not in a user file and not in the toolkit's
  * one-line wrappers (atomicAdd, __ldg) that act on the user's arrays. */
-static bool in_library(ir_kernel *ik, LLVMValueRef inst) {
-  static const char *const libraries[] = {"/cub/", "/thrust/", "/cccl/", "/include/cuda/"};
+static bool in_library(ir_kernel *ik, LLVMValueRef inst, bool math) {
+  static const char *const libraries[] = {"/cub/", "/thrust/", "/cccl/", "/include/cuda/",
+                                          "/lib/clang/", "/include/crt/"};
+  size_t count = sizeof libraries / sizeof libraries[0] - (math ? 0 : 2);
   for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
     char path[4096];
     scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
     if (!*path) continue;
     if (ir_user_file(ik->scope, path)) return false;
-    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++)
+    for (size_t i = 0; i < count; i++)
       if (strstr(path, libraries[i])) return true;
     return false;
   }
@@ -1629,12 +1632,21 @@ static bool poly_split_constant(const poly *p, long long *c) {
   return true;
 }
 
+/* A table of the CUDA math library (__cudart_i2opi_f, read by sinf's slow
+ * path), not the user's data. */
+static bool implementation_table(const ir_base *b) {
+  if (b->kind != BASE_GLOBAL || b->space == SP_SHARED) return false;
+  size_t len;
+  const char *name = LLVMGetValueName2(b->value, &len);
+  return strncmp(name, "__cudart_", 9) == 0 || strncmp(name, "__nv_", 5) == 0 || strncmp(name, "__internal", 10) == 0;
+}
+
 static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
   kernel_ctx *k = ik->k;
   const ir_value *at = value_of(ik, address);
   if (at->base < 0) return;
   int kind = ik->bases[at->base].kind;
-  if (kind == BASE_BYVAL || kind == BASE_BUILTIN) return;
+  if (kind == BASE_BYVAL || kind == BASE_BUILTIN || implementation_table(&ik->bases[at->base])) return;
   CXFile file;
   unsigned line, column;
   /* with no line of its own: a load where its value is used, a store where
@@ -1650,9 +1662,12 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   bool field;
   int ai = array_of(ik, at->base, file, line, &column, width, &field);
   array_info *a = &k->arrays[ai];
-  /* a library's scratch layout in shared memory (cub's TempStorage) is
-   * not the user's to change; its global accesses are to the user's data */
-  if (a->space == SP_SHARED && in_library(ik, inst)) return;
+  /* a library's scratch layout in shared memory (cub's TempStorage) and
+   * its private arrays (sinf's slow path, inlined from clang's or CUDA's
+   * math headers) are not the user's to change; its global accesses are to
+   * the user's data */
+  if ((a->space == SP_SHARED && in_library(ik, inst, false)) || (a->space == SP_LOCAL && in_library(ik, inst, true)))
+    return;
   poly off = at->p;
   if (mode == M_READ && !field && width < a->elem_size && whole_vector_read(a)) {
     /* nvcc reads an element of a 16-byte vector type copied whole
@@ -2107,7 +2122,7 @@ static void find_sorts(ir_kernel *ik) {
  * inner_stride), BLAS's incx. Not a sampling stride (a pooling window's
  * Hstride, stride_w: 2 in practice) nor a row's (row_stride, a pitch). */
 static bool stride_name(const char *name) {
-  if (strncmp(name, "inc", 3) == 0) return true;
+  if (strncasecmp(name, "inc", 3) == 0) return true;   /* incx, INCX: BLAS's element strides */
   if (strstr(name, "stride") || strstr(name, "Stride")) {
     static const char *const innermost[] = {"col", "Col", "inner", "Inner", "elem", "Elem", "last", "Last"};
     if (strpbrk(name, "0123456789")) return true;
