@@ -128,6 +128,7 @@ typedef struct lane_model {
   bool stride_const;
   long long stride_value;
   bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
+  bool probed;                   /* ... with run-time sizes given the probe's values: no stride to quote */
 } lane_model;
 
 typedef struct access_info {

@@ -24,6 +24,10 @@ static char *stride_text(const kernel_ctx *k, const access_info *x, const array_
     return wl_strdup("the lanes' offsets follow no single stride");
   }
   bool field = x->width < a->elem_size;
+  if (m->probed) {                        /* the probe's sizes, not the code's */
+    snprintf(pattern, size, "stride of a run-time size");
+    return wl_strdup("consecutive lanes are a run-time size apart");
+  }
   if (m->kind == LANE_CONCRETE || m->stride_const) {
     if (field) {
       snprintf(pattern, size, "fields %lld bytes apart (array of structs)", m->stride_value);

@@ -1571,6 +1571,7 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
       k->probe_block = 1;                /* inside the grid: a clamp at its edge is the exception */
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
       k->probe_uniform = k->probe_block = 0;
+      m->probed = m->kind != LANE_UNKNOWN;
     }
   }
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
