@@ -83,6 +83,7 @@ typedef struct thread_quotient {
   poly of;                       /* thread indices and constants only, never negative */
   long long divisor;
   bool warp_uniform;
+  int atom;                      /* its atom */
 } thread_quotient;
 
 /* The value a local variable (or a bound helper parameter) holds at the

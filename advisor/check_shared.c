@@ -143,6 +143,18 @@ void check_s1_bank_conflict(kernel_ctx *k, access_info *x) {
   padding_fix(k, x, f);
 }
 
+/* An S_5 finding on reusable global data, priced as global against shared
+ * latency; its pattern for the inventory. */
+static wl_finding *s5_finding(kernel_ctx *k, const access_info *x, array_info *a, const char *pattern) {
+  a->reusable = true;
+  append_pattern(a, pattern);
+  wl_finding *f = new_finding(k, "S_5", x, a);
+  if (!f) return NULL;
+  add_metric(k, f, "latency.global");
+  add_metric(k, f, "latency.shared");
+  return f;
+}
+
 /* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
  * a unit-step loop variable exactly as with a thread index
  * (in[(y + dy) * w + x + dx]), so neighbouring threads read the same element
@@ -158,12 +170,8 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
       poly cl;
       poly_coefficient(&x->off, loop, &cl);
       if (!poly_equal(&ct, &cl)) continue;
-      a->reusable = true;
-      append_pattern(a, "neighbourhood reused by adjacent threads");
-      wl_finding *f = new_finding(k, "S_5", x, a);
+      wl_finding *f = s5_finding(k, x, a, "neighbourhood reused by adjacent threads");
       if (!f) return true;
-      add_metric(k, f, "latency.global");
-      add_metric(k, f, "latency.shared");
       char trips[48] = "several";
       if (k->atoms[loop].trips > 1) snprintf(trips, sizeof trips, "%lld", k->atoms[loop].trips);
       set_message(f, wl_format("reusable global data '%s': the loop over '%s' moves the index as threadIdx.%c "
@@ -177,29 +185,24 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
   return false;
 }
 
-/* S_5: read-only global data read in a loop (its index moves with the
- * loop) by several active threads of a block at once (the index ignores a
- * thread dimension), or a neighbourhood read. */
 /* A stencil's neighbour read: its elements are other warps' own reads. */
 static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
-  a->reusable = true;
-  append_pattern(a, "neighbours read by other warps");
-  wl_finding *f = new_finding(k, "S_5", x, a);
+  wl_finding *f = s5_finding(k, x, a, "neighbours read by other warps");
   if (!f) return;
-  add_metric(k, f, "latency.global");
-  add_metric(k, f, "latency.shared");
   set_message(f, wl_format("reusable global data '%s': a warp's request here is another warp's own request "
                            "(the read at line %u): the block loads these elements twice; stage the block's tile "
                            "and halo in shared memory", a->name, x->neighbour_line),
               compare_text(k, f, "global (L1 hit)", "shared"));
 }
 
+/* S_5: read-only global data read in a loop (its index moves with the
+ * loop) by several active threads of a block at once (the index ignores a
+ * thread dimension), a neighbourhood read, or a stencil's neighbour row. */
 void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if (x->neighbour_reuse && x->read && !x->write && is_read_only(a)) { check_s5_neighbours(k, x, a); return; }
-  if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
-      !uses_index_atoms(k, &x->off))
-    return;
+  if (!x->read || x->write || !is_read_only(a)) return;
+  if (x->neighbour_reuse) { check_s5_neighbours(k, x, a); return; }
+  if (x->off.unknown || !uses_loop_atom(k, &x->off) || !uses_index_atoms(k, &x->off)) return;
   if (check_stencil_reuse(k, x, a)) return;
   if (x->reuse < 2) return;
   char dims[64] = "", free_of[64] = "";
@@ -211,12 +214,8 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x) {
     snprintf(free_of + len, sizeof free_of - len, "%sthreadIdx.%c", len ? ", " : "", 'x' + d);
   }
   if (!*free_of) snprintf(free_of, sizeof free_of, "the active threads");
-  a->reusable = true;
-  append_pattern(a, "reused by several threads");
-  wl_finding *f = new_finding(k, "S_5", x, a);
+  wl_finding *f = s5_finding(k, x, a, "reused by several threads");
   if (!f) return;
-  add_metric(k, f, "latency.global");
-  add_metric(k, f, "latency.shared");
   char buf[200];
   if (k->block_known || x->reuse_restricted)
     snprintf(buf, sizeof buf, "each element is read by %lld threads of a block", x->reuse);

@@ -36,6 +36,9 @@
 #include <strings.h>
 
 #define IR_MAX_DEPTH 64
+/* The value run-time sizes take where lanes are evaluated under the probe
+ * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
+#define PROBE_SIZE 4104
 
 /* ---- a map from IR values (pointers) to small integers ---- */
 
@@ -1567,7 +1570,7 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
      * evaluated. Multiples of 8, so that rows of 4-byte elements start on
      * a sector as a matrix's rows do (a row's float4 must be aligned) */
     if (m->kind == LANE_UNKNOWN && k->arrays[x->array].space == SP_GLOBAL) {
-      k->probe_uniform = 4104;
+      k->probe_uniform = PROBE_SIZE;
       k->probe_block = 1;                /* inside the grid: a clamp at its edge is the exception */
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
       k->probe_uniform = k->probe_block = 0;
@@ -2168,8 +2171,8 @@ static void find_unit_strides(ir_kernel *ik) {
  * through another read of the same read-only global array (the row above
  * is the next warp's own row) loads again what the block loads anyway;
  * shared memory serves it once (S_5). Neighbours within a warp's row
- * (in[i + 1]) are no such request. The read that every other one repeats
- * (the centre, with the most partners) is the tile itself. Requests are
+ * (in[i + 1]) are no such request. The read whose requests the others
+ * repeat most (the centre) is the tile itself. Requests are
  * evaluated for every warp of the modelled block, run-time sizes given
  * the probe's large values. */
 typedef struct warp_request { long long address[32]; int lanes; unsigned long long hash; } warp_request;
@@ -2179,19 +2182,13 @@ static int compare_addresses(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static bool written_anywhere(const kernel_ctx *k, int array) {
-  for (int i = 0; i < k->access_count; i++)
-    if (k->accesses[i].array == array && k->accesses[i].write) return true;
-  return false;
-}
-
 /* The sorted addresses of access `access`'s request from warp w (lanes 0: none). */
 static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
   kernel_ctx *k = ik->k;
   const access_info *x = &k->accesses[access];
   lane_vals v;
   r->lanes = 0;
-  k->probe_uniform = 4104;
+  k->probe_uniform = PROBE_SIZE;
   k->probe_block = 1;                    /* a block inside the grid: no clamp at its edges */
   bool ok = x->off.unknown ? ir_lanes(ik, ik->addresses[access], w, &v, 0) : poly_lanes(k, &x->off, w, &v);
   k->probe_uniform = k->probe_block = 0;
@@ -2213,7 +2210,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
   enum { MAX_READS = 48 };   /* reads of one array followed: a stencil of several parts */
   if (k->warps < 2) return;
   for (int a = 0; a < k->array_count; a++) {
-    if (k->arrays[a].space != SP_GLOBAL || written_anywhere(k, a)) continue;
+    if (k->arrays[a].space != SP_GLOBAL || !is_read_only(&k->arrays[a])) continue;
     int list[MAX_READS], n = 0;
     for (int i = 0; i < k->access_count && n < MAX_READS; i++) {
       const access_info *x = &k->accesses[i];
@@ -2233,7 +2230,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       lane_coords(k, 32 * w, t);
       layer[w] = k->block_known ? 0 : t[2];
     }
-    int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS], partners[MAX_READS] = {0};
+    int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS];
     bool pair[MAX_READS][MAX_READS] = {{false}};
     for (int i = 0; i < n; i++)
       for (int w = 0; w < k->warps; w++) {
@@ -2249,7 +2246,6 @@ static void find_neighbour_reuse(ir_kernel *ik) {
               continue;
             found = true;
             partner[i] = j;
-            if (!pair[i][j]) partners[i]++;
             pair[i][j] = true;
           }
         matched[i] += found;
@@ -2259,7 +2255,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
      * row lies outside the block); of two alike, the first in the source */
     int centre = -1;
     for (int i = 0; i < n; i++)
-      if (partners[i] && (centre < 0 || matched[i] > matched[centre] ||
+      if (matched[i] && (centre < 0 || matched[i] > matched[centre] ||
                           (matched[i] == matched[centre] &&
                            k->accesses[list[i]].line < k->accesses[list[centre]].line)))
         centre = i;

@@ -79,9 +79,7 @@ bool thread_atom_value(const kernel_ctx *k, int a, int thread, long long *v) {
 int quotient_atom(kernel_ctx *k, const poly *of, long long divisor) {
   if (of->unknown || divisor < 2) return -1;
   for (int i = 0; i < k->quotient_count; i++)
-    if (k->quotients[i].divisor == divisor && poly_equal(&k->quotients[i].of, of))
-      for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
-        if (k->atoms[a].kind == ATOMK_QUOTIENT && k->atoms[a].quotient_entry == i) return a;
+    if (k->quotients[i].divisor == divisor && poly_equal(&k->quotients[i].of, of)) return k->quotients[i].atom;
   /* the thread's value must be known and never negative, so that any
    * division the code wrote (signed, unsigned, a shift) gives this one */
   bool warp_uniform = true;
@@ -100,6 +98,7 @@ int quotient_atom(kernel_ctx *k, const poly *of, long long divisor) {
   q->of = *of;
   q->divisor = divisor;
   q->warp_uniform = warp_uniform;
+  q->atom = k->atom_count;
   char text[48];
   poly_text(k, of, text, sizeof text);
   GROW(k->atoms, k->atom_count, k->atom_cap);
@@ -680,10 +679,10 @@ long long block_reuse(const kernel_ctx *k, const poly *off, bool *restricted) {
   poly_const(&summed, 0);
   for (int i = 0; i < off->count; i++) {
     poly_term t = off->terms[i], thread = {.coef = 1};
-    for (int a = 0; a < t.degree; a++)
+    for (int a = 0; a < t.degree; a++) {
       if (t.atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[t.atoms[a]].from_threads) return 0;   /* which threads share it is not known */
-    for (int a = 0; a < t.degree; a++)
       if (thread_atom(k, t.atoms[a])) thread.atoms[thread.degree++] = t.atoms[a];
+    }
     if (thread.degree == 0) continue;
     poly term = {.count = 1, .terms = {t}};
     if (thread.degree == t.degree) { poly_add(&summed, &summed, &term, 1); continue; }
