@@ -429,13 +429,15 @@ CXCursor ir_variable_named(const ir_scope *s, const char *name, int space);
 /* The array an access at file:line:column names: its declaration (a null
  * cursor when it is no variable, as for p.data), its name as written;
  * *column moves to the name's when it is on that line (a store's place is
- * its `=`); *field: the access names a field of the element (a[i].x). */
-CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size,
-                     bool *field);
+ * its `=`); *field: the access names a field of the element (a[i].x).
+ * local: the access is to a variable of the function's own (an alloca). */
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, bool local, char *name,
+                     size_t size, bool *field);
 /* The variable an update at file:line:column names (i in i += 4), or false. */
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
-/* Whether a method (a getter, an accessor) is declared on that line. */
-bool ir_method_at(const ir_scope *s, CXFile file, unsigned line);
+/* Whether a class's accessor (a getter, a proxy's operator=: a method of at
+ * most two statements) is declared on that line. */
+bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line);
 /* The counter of the innermost loop around file:line:column, or false. */
 bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
 /* The file of that path when it is the user's (parsed, not a system

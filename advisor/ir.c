@@ -39,6 +39,9 @@
 /* The value run-time sizes take where lanes are evaluated under the probe
  * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
 #define PROBE_SIZE 4104
+/* an under-aligned access of more pieces than this (a large struct copied
+ * at once) is kept whole */
+#define MAX_PIECES 16
 
 /* ---- a map from IR values (pointers) to small integers ---- */
 
@@ -919,8 +922,12 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     uniform_atom(ik, "(loaded)", block, false, &r->p);
     return;
   }
+  /* what a lane's own local array holds, or what lanes read at addresses of
+   * their own, varies by lane; one address for the warp, which warplint
+   * cannot follow (an index read at a loaded position), is one value */
   poly_unknown(&r->p, true);
-  r->p.lane_varying = addr->base < 0 ? !uniform(ik, &addr->p) || addr->p.unknown : true;
+  bool local = addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL;
+  r->p.lane_varying = addr->base < 0 ? !uniform(ik, &addr->p) || addr->p.unknown : local || !uniform(ik, &addr->p);
 }
 
 static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
@@ -1380,12 +1387,11 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
     if (!*path) continue;
     CXFile cf = ir_user_file(ik->scope, path);
     if (!cf) continue;
-    /* a method written on one line (a getter) is reported where it is
+    /* an accessor (a getter, a proxy's operator=) is reported where it is
      * called: that is where the element is chosen */
     LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
     if (LLVMDILocationGetInlinedAt(loc) && scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
-        LLVMDISubprogramGetLine(scope) == LLVMDILocationGetLine(loc) &&
-        ir_method_at(ik->scope, cf, LLVMDILocationGetLine(loc)))
+        ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope)))
       continue;
     *file = cf;
     *line = LLVMDILocationGetLine(loc);
@@ -1410,11 +1416,11 @@ static bool address_location(ir_kernel *ik, LLVMValueRef address, CXFile *file, 
 /* The source at file:line:column is an expression that names an array or
  * a variable (an element read, or an operator on one), not a statement
  * such as a loop's header. */
-static bool names_array(ir_kernel *ik, CXFile file, unsigned line, unsigned column) {
+static bool names_array(ir_kernel *ik, CXFile file, unsigned line, unsigned column, bool local) {
   char name[128];
   bool field;
   unsigned at = column;
-  CXCursor d = ir_array_at(ik->scope, file, line, &at, name, sizeof name, &field);
+  CXCursor d = ir_array_at(ik->scope, file, line, &at, local, name, sizeof name, &field);
   return !clang_Cursor_isNull(d) || name[0] || ir_name_at(ik->scope, file, line, column, name, sizeof name);
 }
 
@@ -1497,9 +1503,10 @@ static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long
 static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width,
                     bool *field) {
   ir_base *b = &ik->bases[base];
+  bool local = b->kind == BASE_ALLOCA;
   char seen[128];
   if (b->array != -1) {
-    ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);   /* the column and field */
+    ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);   /* the column and field */
     return b->array;
   }
   CXCursor decl = clang_getNullCursor();
@@ -1511,18 +1518,19 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
     plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
     decl = ir_variable_named(ik->scope, name, b->space);
   } else if (b->kind == BASE_ALLOCA) {
-    decl = ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
+    decl = ir_array_at(ik->scope, file, line, column, local, name, sizeof name, field);
   } else {
     /* a pointer loaded from memory is named where it is loaded (img.data
      * in the kernel, not the helper's parameter it is handed to) */
     CXFile at_file;
     unsigned at_line, at_column;
     if (LLVMIsAInstruction(b->value) && user_location(ik, b->value, &at_file, &at_line, &at_column))
-      ir_array_at(ik->scope, at_file, at_line, &at_column, name, sizeof name, field);
-    if (!*name) ir_array_at(ik->scope, file, line, column, name, sizeof name, field);
-    else ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);
+      ir_array_at(ik->scope, at_file, at_line, &at_column, false, name, sizeof name, field);
+    if (!*name) ir_array_at(ik->scope, file, line, column, local, name, sizeof name, field);
+    else ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);
   }
-  if (b->kind == BASE_ARG || b->kind == BASE_GLOBAL) ir_array_at(ik->scope, file, line, column, seen, sizeof seen, field);
+  if (b->kind == BASE_ARG || b->kind == BASE_GLOBAL)
+    ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
@@ -1645,11 +1653,13 @@ static bool implementation_table(const ir_base *b) {
   return strncmp(name, "__cudart_", 9) == 0 || strncmp(name, "__nv_", 5) == 0 || strncmp(name, "__internal", 10) == 0;
 }
 
-static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long shift, long long width,
+                         int mode) {
   kernel_ctx *k = ik->k;
   const ir_value *at = value_of(ik, address);
   if (at->base < 0) return;
   int kind = ik->bases[at->base].kind;
+  bool local = kind == BASE_ALLOCA;
   if (kind == BASE_BYVAL || kind == BASE_BUILTIN || implementation_table(&ik->bases[at->base])) return;
   CXFile file;
   unsigned line, column;
@@ -1657,8 +1667,8 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
    * its address is computed, each only where the source names an array
    * (not a loop's header, where the compiler hoisted it to) */
   if (!user_location(ik, inst, &file, &line, &column) &&
-      !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column)) &&
-      !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column)))
+      !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
+      !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)))
     return;
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
@@ -1673,6 +1683,11 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   if ((a->space == SP_SHARED && in_library(ik, inst, false)) || (a->space == SP_LOCAL && in_library(ik, inst, true)))
     return;
   poly off = at->p;
+  if (shift) {
+    poly by;
+    poly_const(&by, shift);
+    poly_add(&off, &at->p, &by, 1);
+  }
   if (mode == M_READ && !field && width < a->elem_size && whole_vector_read(a)) {
     /* nvcc reads an element of a 16-byte vector type copied whole
      * (float4 v = a[i]) in one ld.v4, also when only some fields are then
@@ -1729,6 +1744,20 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
     padded_offset(a, &off, &padded);
     model_ir(ik, NULL, x, &padded, &x->padded);
   }
+}
+
+/* An access as the device runs it. A load or store aligned to less than
+ * its size (clang's vectorizer merging d[4*p], ..., d[4*p+3] into one <4 x
+ * i8> store at align 1) is split by the backend into accesses of its
+ * alignment, as nvcc never merges them: four byte stores, each its own
+ * request. merge_like_nvcc joins again what is aligned enough. */
+static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+  long long align = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 0;
+  if (align <= 0 || align >= width || width % align != 0 || width / align > MAX_PIECES) {
+    record_piece(ik, inst, address, 0, width, mode);
+    return;
+  }
+  for (long long shift = 0; shift < width; shift += align) record_piece(ik, inst, address, shift, align, mode);
 }
 
 /* A call's pointer arguments that are not accesses: the array escapes
@@ -2098,7 +2127,7 @@ static void find_sorts(ir_kernel *ik) {
           continue;
         char seen[128];
         bool field;
-        ir_array_at(ik->scope, file, line, &column, seen, sizeof seen, &field);   /* at the array's name */
+        ir_array_at(ik->scope, file, line, &column, false, seen, sizeof seen, &field);   /* at the array's name */
         arr->compared = true;
         arr->compare_line = line;
         arr->compare_column = column;

@@ -49,7 +49,7 @@ static bool indexed_kind(enum CXCursorKind k) {
   return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
          k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
          k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
-         k == CXCursor_DoStmt || k == CXCursor_CXXMethod;
+         k == CXCursor_DoStmt || k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction;
 }
 
 static void add_place(ast_index *x, CXCursor c, CXSourceLocation at) {
@@ -82,6 +82,24 @@ static CXSourceLocation operator_location(CXCursor c) {
   return at;
 }
 
+typedef struct operator_call {
+  ast_index *index;
+  CXCursor call;
+} operator_call;
+
+static enum CXChildVisitResult index_operator_call(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  operator_call *o = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_UnexposedExpr) return CXChildVisit_Recurse;     /* the callee's decay to a pointer */
+  if (k != CXCursor_DeclRefExpr) return CXChildVisit_Continue;
+  char *name = cx_take(clang_getCursorSpelling(c));
+  bool is_operator = strncmp(name, "operator", 8) == 0;
+  free(name);
+  if (is_operator) add_place(o->index, o->call, clang_getCursorLocation(c));
+  return CXChildVisit_Continue;
+}
+
 static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   ast_index *x = d;
@@ -98,6 +116,10 @@ static enum CXChildVisitResult index_cursor(CXCursor c, CXCursor parent, CXClien
      * store at its `=`, i++ at its ++), libclang at its first token */
     if (kind == CXCursor_BinaryOperator || kind == CXCursor_CompoundAssignOperator || kind == CXCursor_UnaryOperator)
       add_place(x, c, operator_location(c));
+    /* and an overloaded operator's call (a proxy's `a[i][j] = v`) at its
+     * operator, where the reference to the operator function is */
+    if (kind == CXCursor_CallExpr)
+      clang_visitChildren(c, index_operator_call, &(operator_call){x, c});
   }
   return CXChildVisit_Recurse;
 }
@@ -240,7 +262,32 @@ static void tidy_text(const char *text, char *out, size_t size) {
 /* From an access expression to the array it is in: down through
  * subscripts, dereferences, pointer arithmetic, assignments and the first
  * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
-static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written, bool *field) {
+static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field);
+
+/* d is a variable of the function's own, neither a pointer nor shared,
+ * constant or static: it lives in registers or the local stack. */
+static bool local_variable(CXCursor d) {
+  if (clang_getCursorKind(d) != CXCursor_VarDecl ||
+      clang_getCanonicalType(clang_getCursorType(d)).kind == CXType_Pointer)
+    return false;
+  if (has_attr(d, CXCursor_CUDASharedAttr) || has_attr(d, CXCursor_CUDAConstantAttr)) return false;
+  return clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_TranslationUnit &&
+         clang_Cursor_getStorageClass(d) != CX_SC_Static;
+}
+
+/* An assignment's side that names the access: its left, unless the access
+ * is to memory and the left is one of the function's own variables (`v[i]
+ * = in[j]` placed at its `=` is the read of in). */
+static CXCursor assigned_side(CXCursor left, CXCursor right, bool local) {
+  if (local) return left;
+  char name[128];
+  CXCursor written;
+  bool field = false;
+  CXCursor d = base_of(left, true, name, sizeof name, &written, &field);
+  return !clang_Cursor_isNull(d) && local_variable(d) ? right : left;
+}
+
+static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field) {
   for (int depth = 0; depth < 24; depth++) {
     c = strip(c);
     child_list l = children(c);
@@ -257,21 +304,36 @@ static CXCursor base_of(CXCursor c, char *name, size_t size, CXCursor *written, 
     }
     case CXCursor_ArraySubscriptExpr:
     case CXCursor_UnaryOperator:
-    case CXCursor_CompoundAssignOperator:
       if (l.n < 1) return clang_getNullCursor();
       c = l.c[0];
+      continue;
+    case CXCursor_CompoundAssignOperator:
+      if (l.n != 2) return clang_getNullCursor();
+      c = assigned_side(l.c[0], l.c[1], local);
       continue;
     case CXCursor_BinaryOperator: {
       enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(c);
       if (l.n != 2) return clang_getNullCursor();
-      if (op == CXBinaryOperator_Assign) c = l.c[0];
+      if (op == CXBinaryOperator_Assign) c = assigned_side(l.c[0], l.c[1], local);
       else if (op == CXBinaryOperator_Add || op == CXBinaryOperator_Sub) c = pointer_like(l.c[0]) ? l.c[0] : l.c[1];
       else return clang_getNullCursor();
       continue;
     }
     case CXCursor_CallExpr:
-      if (clang_Cursor_getNumArguments(c) < 1) return clang_getNullCursor();
+      /* a member call with no arguments (a conversion, `t[i].get()`): the
+       * object it is called on */
+      if (clang_Cursor_getNumArguments(c) < 1) {
+        if (l.n < 1 || clang_getCursorKind(l.c[0]) != CXCursor_MemberRefExpr) return clang_getNullCursor();
+        child_list callee = children(l.c[0]);
+        if (callee.n != 1) return clang_getNullCursor();
+        c = callee.c[0];
+        continue;
+      }
       c = clang_Cursor_getArgument(c, 0);
+      continue;
+    case CXCursor_VarDecl:                  /* T v = a[i]: its initialiser */
+      if (l.n < 1) return clang_getNullCursor();
+      c = l.c[l.n - 1];
       continue;
     case CXCursor_MemberRefExpr:
       if (l.n == 1 && !pointer_like(c)) {                   /* a[i].x: the element's array */
@@ -300,22 +362,23 @@ static int kind_rank(enum CXCursorKind k) {
   case CXCursor_ArraySubscriptExpr: return 3;
   case CXCursor_MemberRefExpr: return 4;
   case CXCursor_DeclRefExpr: return 5;
+  case CXCursor_VarDecl: return 6;
   default: return 9;
   }
 }
 
-CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, char *name, size_t size,
-                     bool *field) {
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, bool local, char *name,
+                     size_t size, bool *field) {
   *name = 0;
   *field = false;
   int n;
   const place *p = places_at(index_of(s->fc), file, line, *column, &n);
   /* the most telling expression there first */
-  for (int rank = 0; rank < 9; rank++)
+  for (int rank = 0; rank < 7; rank++)
     for (int i = 0; i < n; i++) {
       if (kind_rank(clang_getCursorKind(p[i].cursor)) != rank) continue;
       CXCursor written;
-      CXCursor d = base_of(p[i].cursor, name, size, &written, field);
+      CXCursor d = base_of(p[i].cursor, local, name, size, &written, field);
       if (clang_Cursor_isNull(d) && !*name) { *field = false; continue; }
       CXFile at;
       unsigned at_line, at_column;
@@ -399,12 +462,20 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
   return *name != 0;
 }
 
-bool ir_method_at(const ir_scope *s, CXFile file, unsigned line) {
+/* A class's accessor declared on this line: a method or conversion whose
+ * body is at most two statements (`*data_ = v; return *this;`). An access
+ * in it is the caller's: the caller's expression chose the element. */
+bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line) {
   ast_index *x = index_of(s->fc);
   int n;
   const place *p = places_at(x, file, line, 0, &n);      /* the line's first place */
   unsigned long long key = file_key(file);
-  for (; p < x->places + x->count && p->file == key && p->line == line; p++)
-    if (clang_getCursorKind(p->cursor) == CXCursor_CXXMethod) return true;
+  for (; p < x->places + x->count && p->file == key && p->line == line; p++) {
+    enum CXCursorKind k = clang_getCursorKind(p->cursor);
+    if (k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction) continue;
+    child_list l = children(p->cursor);
+    if (l.n < 1 || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt) continue;
+    if (children(l.c[l.n - 1]).n <= 2) return true;
+  }
   return false;
 }
