@@ -922,12 +922,8 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     uniform_atom(ik, "(loaded)", block, false, &r->p);
     return;
   }
-  /* what a lane's own local array holds, or what lanes read at addresses of
-   * their own, varies by lane; one address for the warp, which warplint
-   * cannot follow (an index read at a loaded position), is one value */
   poly_unknown(&r->p, true);
-  bool local = addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL;
-  r->p.lane_varying = addr->base < 0 ? !uniform(ik, &addr->p) || addr->p.unknown : local || !uniform(ik, &addr->p);
+  r->p.lane_varying = addr->base < 0 ? !uniform(ik, &addr->p) || addr->p.unknown : true;
 }
 
 static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {

@@ -7,9 +7,17 @@
  * (clang's wrapper only <cmath>), which puts the host's isfinite, isnan...
  * in the global namespace beside clang's device overloads; its
  * crt/common_functions.h includes <time.h> (clang's wrapper does not), so
- * code calling time() or clock() without including it compiles with nvcc. */
+ * code calling time() or clock() without including it compiles with nvcc.
+ * nvcc defines its version, clang only the toolkit's CUDA_VERSION (from
+ * cuda.h, included by the wrapper): code testing `__CUDACC_VER_MAJOR__ >= 8`
+ * takes nvcc's branch. */
 #ifndef WARPLINT_TOOLKIT_HOST_H
 #define WARPLINT_TOOLKIT_HOST_H
+#if !defined(__CUDACC_VER_MAJOR__) && defined(CUDA_VERSION)
+#define __CUDACC_VER_MAJOR__ (CUDA_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDA_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#endif
 #include <math.h>
 #include <time.h>
 #include <warplint_minmax.h>
