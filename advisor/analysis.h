@@ -426,6 +426,13 @@ CXCursor ir_param_cursor(const ir_scope *s, int position);
 /* A __shared__ / __constant__ / __device__ variable of that name (inside
  * the kernel first), or a null cursor. */
 CXCursor ir_variable_named(const ir_scope *s, const char *name, int space);
+/* mangled.c: the kernel's name inside an Itanium-mangled name (_Z6kernelPf,
+ * _ZN2ns6kernelEPf: kernel), and the template arguments of a template
+ * kernel's instance as its mangled device name gives them (the sizes of
+ * builtin and class types, integral values), matched to tmpl's parameters. */
+bool mangled_kernel_name(const char *mangled, char *out, size_t size);
+void mangled_template_args(CXTranslationUnit tu, CXCursor tmpl, const char *mangled, template_args *t);
+
 /* The array an access at file:line:column names: its declaration (a null
  * cursor when it is no variable, as for p.data), its name as written;
  * *column moves to the name's when it is on that line (a store's place is

@@ -287,6 +287,34 @@ static bool same_launch(const launch_info *a, const launch_info *b) {
  * syntax, or one with the kernel's own bounds or the default. The
  * inventory comes from the first; a finding that several report is kept
  * once. */
+/* The launch of the device code's instance `name` of a kernel: the launch
+ * of that very function; else what the name and the file's launches of the
+ * kernel say, for a template launched from a template host function
+ * (`template void invoke<half>(...)` instantiates it): its arguments from
+ * the name's mangling, its block where every launch of the kernel gives
+ * the same. */
+static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr, const char *name,
+                                     launch_info *guess) {
+  for (int j = 0; j < fc->launch_count; j++)
+    if (fc->launches[j].device_name && strcmp(fc->launches[j].device_name, name) == 0) return &fc->launches[j];
+  memset(guess, 0, sizeof *guess);
+  guess->kernel = clang_getNullCursor();
+  if (clang_getCursorKind(fn) == CXCursor_FunctionTemplate) mangled_template_args(fc->tu, fn, name, &guess->targs);
+  bool first = true;
+  for (int j = 0; j < fc->launch_count; j++) {
+    const launch_info *l = &fc->launches[j];
+    if (strcmp(l->usr, usr) != 0) continue;
+    if (!l->known || (!first && memcmp(l->block, guess->block, sizeof l->block) != 0)) {
+      guess->known = false;
+      break;
+    }
+    memcpy(guess->block, l->block, sizeof l->block);
+    guess->known = true;
+    first = false;
+  }
+  return guess;
+}
+
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   char *usr = cx_take(clang_getCursorUSR(fn));
   if (fc->device) {
@@ -294,10 +322,8 @@ void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     char *names[MAX_INSTANCES];
     int n = ir_kernels_of(fc, fn, functions, names, MAX_INSTANCES);
     for (int i = 0; i < n; i++) {
-      const launch_info *launch = NULL;
-      for (int j = 0; j < fc->launch_count && !launch; j++)
-        if (fc->launches[j].device_name && strcmp(fc->launches[j].device_name, names[i]) == 0) launch = &fc->launches[j];
-      /* a launch of the same kernel from elsewhere gives no block shape of its own */
+      launch_info guess;
+      const launch_info *launch = launch_for(fc, fn, usr, names[i], &guess);
       analyze_device(fc, fn, body, functions[i], launch, i == 0);
       record_kernel(fc, fn, "device", names[i], NULL);
       free(names[i]);

@@ -2,40 +2,16 @@
  * arrays. nvcc compiles the file for the target arch with -Xptxas -v; its
  * report gives registers, stack (local memory) bytes and spills per kernel.
  * An L_ finding is then confirmed (the kernel uses local memory) or not. */
-#include "warplint.h"
+#include "analysis.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The kernel name inside an Itanium-mangled name: _Z<len><name>..., or
- * the last of _ZN<len><name>...<len><name>E (a namespace's kernel, the
- * name before its template arguments). */
-static bool demangled_name(const char *mangled, char *out, size_t size) {
-  if (strncmp(mangled, "_Z", 2) != 0) {
-    snprintf(out, size, "%s", mangled);
-    return true;
-  }
-  const char *p = mangled + 2;
-  bool nested = *p == 'N';
-  if (nested) p++;
-  bool found = false;
-  for (;;) {
-    char *end;
-    long n = strtol(p, &end, 10);
-    if (end == p || n <= 0 || (size_t)n >= size || strlen(end) < (size_t)n) return found;
-    memcpy(out, end, (size_t)n);
-    out[n] = 0;
-    found = true;
-    p = end + n;
-    if (!nested || *p == 'E' || *p == 'I') return true;
-  }
-}
-
 static wl_kernel_usage *usage_for(wl_file_result *r, const char *mangled) {
   char name[256];
-  if (!demangled_name(mangled, name, sizeof name)) snprintf(name, sizeof name, "%s", mangled);
+  if (!mangled_kernel_name(mangled, name, sizeof name)) snprintf(name, sizeof name, "%s", mangled);
   for (size_t i = 0; i < r->usage_count; i++)
     if (strcmp(r->usage[i].kernel, name) == 0) return &r->usage[i];
   wl_kernel_usage *grown = realloc(r->usage, (r->usage_count + 1) * sizeof *grown);

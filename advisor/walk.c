@@ -106,16 +106,21 @@ static int register_array(kernel_ctx *k, array_info *a, CXCursor decl, CXType el
   else
     while (clang_getArrayElementType(spelt).kind != CXType_Invalid) spelt = clang_getArrayElementType(spelt);
   a->elem_type = cx_take(clang_getTypeSpelling(clang_getUnqualifiedType(spelt)));
+  long long argument_size = 0;   /* T's size where T is the instantiation's argument */
   for (int i = 0; k->targs && i < k->targs->count; i++) {
     if (!k->targs->is_type[i] || !k->targs->type_name[i][0]) continue;
     char *param = cx_take(clang_getCursorSpelling(k->targs->param[i]));
     if (strcmp(param, a->elem_type) == 0) {
       free(a->elem_type);
       a->elem_type = wl_strdup(k->targs->type_name[i]);
+      if (k->targs->known[i]) argument_size = k->targs->value[i];
     }
     free(param);
   }
   a->elem_size = type_size(elem);
+  /* the template's own declaration (a device instance with no launch that
+   * names it): T has no declaration to compare, its name is T */
+  if (a->elem_size <= 0) a->elem_size = argument_size;
   /* a struct whose fields' types were not found (a missing header): its
    * size and layout are clang's guesses */
   CXCursor elem_decl = clang_getTypeDeclaration(clang_getCanonicalType(elem));
