@@ -618,20 +618,30 @@ static void covariances_custom(mnf_gpu_plan *p)
   for (int b = 0; b < B; b++) p->r.band_mean[b] = p->h_shift[b] + h_xsum[b] / (double)p->S;
 }
 
-/* Resident: S8 chunk by chunk, each chunk's components going down while
- * the next is computed. */
+/* Resident: S8 chunk by chunk, each chunk's components going down on the
+ * copy stream while the next is computed. The download is the longer of
+ * the two (V3 transforms faster than the bus takes the components down),
+ * so nothing can go down until the first chunk is transformed: S8's chunks
+ * start at the upload's smallest and double up to its largest, so that
+ * the first bytes go down early. gpu-naive: one chunk. An event recorded
+ * again leaves the waits already queued on it as they were. */
 static void transform_resident(mnf_gpu_plan *p)
 {
   transform_launch transform = p->opt.impl == MNF_IMPL_GPU ? transform_v3_registers : transform_v0_naive;
+  int rows = p->H, largest = 0;
   for (int c = 0; c < p->chunks; c++) {
-    int row0, rows;
-    chunk_range(p, c, &row0, &rows);
-    gpu_matrix x = image_rows(p, row0, rows);
+    int n = p->chunk_row0[c + 1] - p->chunk_row0[c];
+    rows = n < rows ? n : rows;
+    largest = n > largest ? n : largest;
+  }
+  for (int row0 = 0, c = 0; row0 < p->H; row0 += rows, rows = 2 * rows < largest ? 2 * rows : largest, c++) {
+    int n = p->H - row0 < rows ? p->H - row0 : rows;
+    gpu_matrix x = image_rows(p, row0, n);
     float *z = p->d_z + (size_t)row0 * p->W;
     transform_chunk(p, transform, &x, z, (long long)p->S);
-    CUDA_CHECK(cudaEventRecord(p->out[c], p->compute));
-    CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c], 0));
-    copy_components_down(p, z, p->S, row0, rows, p->copy);
+    CUDA_CHECK(cudaEventRecord(p->out[c % MAX_CHUNKS], p->compute));
+    CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c % MAX_CHUNKS], 0));
+    copy_components_down(p, z, p->S, row0, n, p->copy);
   }
 }
 
