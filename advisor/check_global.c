@@ -67,6 +67,25 @@ static void unit_stride_note(kernel_ctx *k, access_info *x, array_info *a, int p
               compare_text(k, f, "strided", "aligned"));
 }
 
+/* A transpose: as deep in loops, another global array of x's width (4 or
+ * 8 bytes) is accessed the other way (read where x writes, written where x
+ * reads) along the lanes. No mapping of threadIdx.x makes both consecutive;
+ * a shared-memory tile does. Returns that access, or NULL. */
+static const access_info *transpose_partner(const kernel_ctx *k, const access_info *x) {
+  if ((x->width != 4 && x->width != 8) || x->width < k->arrays[x->array].elem_size ||
+      (x->lanes.kind == LANE_CONCRETE && lanes_irregular(&x->lanes)))
+    return NULL;
+  for (int i = 0; i < k->access_count; i++) {
+    const access_info *y = &k->accesses[i];
+    if (y->merged || y->array == x->array || k->arrays[y->array].space != SP_GLOBAL || y->width != x->width ||
+        (x->write ? !y->read || y->write : !y->write || y->read) || y->loop_count != x->loop_count ||
+        !lanes_consecutive(&y->lanes, y->width))
+      continue;
+    return y;
+  }
+  return NULL;
+}
+
 void check_g3_strided(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   describe_global(a, x);
@@ -93,6 +112,20 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
   if (!consecutive.active) consecutive.active = 0xffffffffu;
   for (int l = 0; l < 32; l++) consecutive.offset[l] = l * x->width;
   warp_picture(&f->fixed, &consecutive, x->width);
+  const access_info *other = transpose_partner(k, x);
+  if (other) {
+    const char *type = a->elem_type && *a->elem_type ? a->elem_type : "float";
+    add_note(f, x->line, x->column,
+             wl_format("a transpose: '%s' (line %u) is %s along the lanes and '%s' %s across them, and no mapping of "
+                       "threadIdx.x makes both consecutive. Stage a 32 x 32 tile in shared memory, "
+                       "'__shared__ %s tile[32][33]': read '%s' into its rows and write '%s' from its columns after "
+                       "__syncthreads(), both along the lanes (G_3); shared memory needs no consecutive access (S_3), "
+                       "and the 33rd column keeps the column accesses free of bank conflicts (S_1)",
+                       k->arrays[other->array].name, other->line, other->read ? "read" : "written", a->name,
+                       x->write ? "written" : "read", type, x->write ? k->arrays[other->array].name : a->name,
+                       x->write ? a->name : k->arrays[other->array].name));
+    return;
+  }
   add_note(f, x->line, x->column, x->width < a->elem_size
                ? wl_strdup("store each field in an array of its own (a structure of arrays), so that consecutive "
                            "lanes read consecutive elements (G_3)")

@@ -63,6 +63,11 @@ int mnf_gpu_plan_streamed(const mnf_gpu_plan *plan);
  * in ms from the start (CUDA events). Returns the number of chunks (0 for
  * the cuBLAS variants and a streamed plan). */
 int mnf_gpu_plan_timeline(const mnf_gpu_plan *plan, int max, int *rows, float *uploaded_ms, float *covered_ms);
+/* After an execute of gpu, resident, with S8: ms from the start of S8 (T
+ * built on the host and uploaded) to the first chunk's components ready to
+ * go down, and to the last download's end (CUDA events). Returns 0 where
+ * there is no such S8 (nothing set). */
+int mnf_gpu_plan_s8_timeline(const mnf_gpu_plan *plan, float *first_ms, float *total_ms);
 
 /* Where S3 and S5-S7 (the two bands x bands eigenproblems and three
  * products) run: CPU (LAPACKE, OpenBLAS), CUSOLVER (on the device, as one

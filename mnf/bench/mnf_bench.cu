@@ -458,7 +458,8 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   }
   if (solver >= 0) mnf_gpu_plan_set_solver(plan, solver);
   const mnf_result *res = NULL;
-  double times[9], cov_phase[9], solve[9], transform_phase[9];
+  double times[9], cov_phase[9], solve[9], transform_phase[9], s8_first[9], s8_device[9];
+  bool s8_timed = false;
   int n = 0;
   for (int i = 0; i < 10 && n < 9; i++) {
     if (mnf_gpu_plan_execute(plan, &res, err, sizeof err)) {
@@ -470,6 +471,9 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
       cov_phase[n] = res->step_ms[0];
       solve[n] = res->step_ms[2] + res->step_ms[4] + res->step_ms[5] + res->step_ms[6];
       transform_phase[n] = res->step_ms[7];
+      float first = 0, total = 0;
+      s8_timed = mnf_gpu_plan_s8_timeline(plan, &first, &total);
+      s8_first[n] = first, s8_device[n] = total;
       times[n++] = res->total_ms;
     }
   }
@@ -513,6 +517,12 @@ static double end_to_end(int scene, const mnf_image *img, int impl, int solver, 
   stats_summarize(transform_phase, n, &part);
   result_derived(&r, "phase_s8_download_ms", part.median);
   if (phase) phase[2] = part.median;
+  if (s8_timed) { /* by CUDA events: until the first chunk may go down; until the last is down */
+    stats_summarize(s8_first, n, &part);
+    result_derived(&r, "s8_first_chunk_ms", part.median);
+    stats_summarize(s8_device, n, &part);
+    result_derived(&r, "s8_device_ms", part.median);
+  }
   result_end(&r);
   /* After result_end: a result line is written out as it is built. */
   if (impl == MNF_IMPL_GPU && solver < 0 && storage != MNF_GPU_STORAGE_STREAMED) {

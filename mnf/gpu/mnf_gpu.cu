@@ -63,8 +63,10 @@ struct mnf_gpu_plan {
   cudaStream_t copy, compute;
   /* Per chunk (streamed: per slot), in: uploaded; covered: its S1, S2, S4
    * done (also the timeline); out: its components computed. reduced: the
-   * covariance sums are on the host; work_done: the compute stream is done. */
-  cudaEvent_t in[MAX_CHUNKS], covered[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done;
+   * covariance sums are on the host; work_done: the compute stream is done.
+   * Resident S8: s8_start before T goes up, s8_first once the first chunk's
+   * components may go down (mnf_gpu_plan_s8_timeline). */
+  cudaEvent_t in[MAX_CHUNKS], covered[MAX_CHUNKS], out[MAX_CHUNKS], start, stop, reduced, work_done, s8_start, s8_first;
   cublasHandle_t blas;
   /* S3, S5-S7 on the device: C_N then C_adj then V (in place), P, C_D P
    * then T; the eigenvalues of C_N and C_adj; Dsyevd's workspace and two
@@ -185,6 +187,7 @@ void mnf_gpu_plan_destroy(mnf_gpu_plan *p)
     cudaEventDestroy(p->downloaded[0]), cudaEventDestroy(p->downloaded[1]);
     cudaStreamDestroy(p->down);
     cudaEventDestroy(p->start), cudaEventDestroy(p->stop), cudaEventDestroy(p->reduced), cudaEventDestroy(p->work_done);
+    cudaEventDestroy(p->s8_start), cudaEventDestroy(p->s8_first);
     cudaStreamDestroy(p->copy), cudaStreamDestroy(p->compute);
   }
   if (p->blas) cublasDestroy(p->blas);
@@ -418,6 +421,8 @@ mnf_gpu_plan *mnf_gpu_plan_create_tuned(const mnf_image *img, const mnf_options 
   CUDA_CHECK(cudaEventCreate(&p->stop));
   CUDA_CHECK(cudaEventCreate(&p->reduced));
   CUDA_CHECK(cudaEventCreate(&p->work_done));
+  CUDA_CHECK(cudaEventCreate(&p->s8_start));
+  CUDA_CHECK(cudaEventCreate(&p->s8_first));
   if (!blas) {
     long long max_pixels = 0;
     for (int c = 0; c < p->chunks; c++) {
@@ -618,20 +623,31 @@ static void covariances_custom(mnf_gpu_plan *p)
   for (int b = 0; b < B; b++) p->r.band_mean[b] = p->h_shift[b] + h_xsum[b] / (double)p->S;
 }
 
-/* Resident: S8 chunk by chunk, each chunk's components going down while
- * the next is computed. */
+/* Resident: S8 chunk by chunk, each chunk's components going down on the
+ * copy stream while the next is computed. The download is the longer of
+ * the two (V3 transforms faster than the bus takes the components down),
+ * so nothing can go down until the first chunk is transformed: S8's chunks
+ * start at the upload's smallest and double up to its largest, so that
+ * the first bytes go down early. gpu-naive: one chunk. An event recorded
+ * again leaves the waits already queued on it as they were. */
 static void transform_resident(mnf_gpu_plan *p)
 {
   transform_launch transform = p->opt.impl == MNF_IMPL_GPU ? transform_v3_registers : transform_v0_naive;
+  int rows = p->H, largest = 0;
   for (int c = 0; c < p->chunks; c++) {
-    int row0, rows;
-    chunk_range(p, c, &row0, &rows);
-    gpu_matrix x = image_rows(p, row0, rows);
+    int n = p->chunk_row0[c + 1] - p->chunk_row0[c];
+    rows = n < rows ? n : rows;
+    largest = n > largest ? n : largest;
+  }
+  for (int row0 = 0, c = 0; row0 < p->H; row0 += rows, rows = 2 * rows < largest ? 2 * rows : largest, c++) {
+    int n = p->H - row0 < rows ? p->H - row0 : rows;
+    gpu_matrix x = image_rows(p, row0, n);
     float *z = p->d_z + (size_t)row0 * p->W;
     transform_chunk(p, transform, &x, z, (long long)p->S);
-    CUDA_CHECK(cudaEventRecord(p->out[c], p->compute));
-    CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c], 0));
-    copy_components_down(p, z, p->S, row0, rows, p->copy);
+    CUDA_CHECK(cudaEventRecord(p->out[c % MAX_CHUNKS], p->compute));
+    CUDA_CHECK(cudaStreamWaitEvent(p->copy, p->out[c % MAX_CHUNKS], 0));
+    if (c == 0) CUDA_CHECK(cudaEventRecord(p->s8_first, p->copy));
+    copy_components_down(p, z, p->S, row0, n, p->copy);
   }
 }
 
@@ -870,6 +886,14 @@ extern "C" int mnf_gpu_plan_timeline(const mnf_gpu_plan *p, int max, int *rows, 
 
 extern "C" int mnf_gpu_plan_streamed(const mnf_gpu_plan *p) { return p->stream_rows > 0; }
 
+extern "C" int mnf_gpu_plan_s8_timeline(const mnf_gpu_plan *p, float *first_ms, float *total_ms)
+{
+  if (p->opt.impl != MNF_IMPL_GPU || p->stream_rows || p->opt.stats_only) return 0;
+  CUDA_CHECK(cudaEventElapsedTime(first_ms, p->s8_start, p->s8_first));
+  CUDA_CHECK(cudaEventElapsedTime(total_ms, p->s8_start, p->stop));
+  return 1;
+}
+
 extern "C" void mnf_gpu_plan_set_solver(mnf_gpu_plan *p, int solver) { p->solver_choice = solver; }
 
 extern "C" int mnf_gpu_plan_solver(const mnf_gpu_plan *p, double *cpu_ms, double *cusolver_ms)
@@ -895,6 +919,7 @@ int mnf_gpu_plan_execute(mnf_gpu_plan *p, const mnf_result **out, char *err, siz
   if (solve(p, err, err_size)) return -1;
   double wall2 = mnf_now_ms();
   if (!p->opt.stats_only) {
+    CUDA_CHECK(cudaEventRecord(p->s8_start, p->compute));
     upload_transform(p);
     if (blas) transform_cublas(p);
     else transform_custom(p);

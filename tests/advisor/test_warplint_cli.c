@@ -1,6 +1,7 @@
 /* warplint's interfaces: JSON and SARIF structure, --fix, suppressions,
  * -p with a compilation database, -j, bad input, the subcommands, their
- * exit statuses, explain's evidence, --changed-since, singular messages.
+ * exit statuses, explain's evidence, --changed-since, singular messages,
+ * G_3's advice on a transpose.
  * usage: test_warplint_cli WARPLINT SCRATCH_DIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -821,6 +822,40 @@ static void test_template_example(void) {
   free(path);
 }
 
+/* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
+ * tile naming S_3 and S_1, in the element type, with the reading array
+ * staged into the rows; the kernels that are no transpose keep the advice
+ * to remap threadIdx.x. */
+static void test_transpose_advice(void) {
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s/tests/advisor/fixtures/g3_transpose.cu'", profile,
+                              test_source_dir());
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  const json_value *f = doc ? json_get(doc, "findings") : NULL;
+  int tiles = 0, remaps = 0;
+  for (size_t i = 0; f && i < f->count; i++) {
+    const json_value *x = json_at(f, i);
+    if (strcmp(json_string_or(json_get(x, "rule"), ""), "G_3") != 0) continue;
+    int line = (int)json_number_or(json_get(x, "line"), 0);
+    const char *note = json_string_or(json_at(json_get(x, "notes"), 0), "");
+    bool tile = strstr(note, "tile[32][33]") && strstr(note, "(S_3)") && strstr(note, "(S_1)") &&
+                strstr(note, "read 'in' into its rows and write 'out' from its columns");
+    if (line == 12 || line == 21 || line == 29) {
+      CHECK(tile);
+      CHECK(strstr(note, line == 29 ? "'__shared__ double tile" : "'__shared__ float tile") != NULL);
+      CHECK(strstr(note, line == 29 ? "'out' (line 29) is written along the lanes and 'in' read across them"
+                                    : "is read along the lanes and 'out' written across them") != NULL);
+      tiles++;
+    } else {
+      CHECK(!strstr(note, "tile") && strstr(note, "map threadIdx.x to the fastest-varying index"));
+      remaps++;
+    }
+  }
+  CHECK(tiles == 3 && remaps == 3);
+  json_free(doc);
+}
+
 /* SARIF for code scanning names files as given: relative from the
  * repository root, as the CI recipe of advisor/README.md runs it. */
 static void test_sarif_relative_uri(void) {
@@ -1024,6 +1059,7 @@ int main(int argc, char **argv) {
   test_singulars();
   test_analysis_named();
   test_template_example();
+  test_transpose_advice();
   test_errors_say_what();
   test_summary_counts_note_lines();
   test_sarif_relative_uri();
