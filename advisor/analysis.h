@@ -69,6 +69,7 @@ typedef struct atom_info {
                                     the same across a warp, not across the grid */
   bool maybe_unit;               /* a parameter that may well be 1 (a tensor's innermost stride, sx0):
                                     never compared with an index, named as strides are */
+  bool flag;                     /* a parameter named as a 0-or-1 flag (scale_is_vector): 1 under the probe */
   int quotient_entry;            /* ATOMK_QUOTIENT: its entry in kernel_ctx.quotients */
   bool from_threads;             /* a thread index divided by a run-time size (threadIdx.x / coop):
                                     taken as one value per warp, but the warps of a block differ */

@@ -79,6 +79,22 @@ static bool names_var(const shape_search *s, CXCursor target, int *member) {
          clang_equalCursors(clang_getCursorReferenced(target), s->var);
 }
 
+static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXClientData d);
+
+/* Whether every path through stmt assigns the searched variable: an if
+ * with an else whose arms both do, or a statement with an assignment. */
+static bool assigned_on_every_path(const shape_search *s, CXCursor stmt) {
+  if (clang_getCursorKind(stmt) == CXCursor_IfStmt) {
+    child_list l = children(stmt);
+    return l.n >= 3 && assigned_on_every_path(s, l.c[l.n - 2]) && assigned_on_every_path(s, l.c[l.n - 1]);
+  }
+  shape_search arm = *s;
+  arm.branches = 1;                         /* only note where it is assigned */
+  arm.branch_line = 0;
+  clang_visitChildren(stmt, find_assignments, &arm);
+  return arm.branch_line != 0;
+}
+
 static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   shape_search *s = d;
@@ -93,6 +109,12 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
     clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
     clang_getExpansionLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
     if (start >= s->before || (start <= s->before && s->before < end)) return CXChildVisit_Recurse;
+    /* both arms set it (if (n <= 1024) b.x = n; else b.x = 1024;): no
+     * default reaches the launch, the value is the run time's */
+    if (kind == CXCursor_IfStmt && assigned_on_every_path(s, c)) {
+      s->ok = false;
+      return CXChildVisit_Continue;
+    }
     s->branches++;
     clang_visitChildren(c, find_assignments, s);
     s->branches--;

@@ -335,6 +335,17 @@ static bool uses_thread_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+/* A parameter named as a 0-or-1 flag is (scale_is_vector, is_bias,
+ * has_mask, use_scale): an index it multiplies (amax[row * scale_is_vector])
+ * is one element for the warp or consecutive ones, never strided. */
+static bool flag_name(const char *name) {
+  static const char *const prefixes[] = {"is_", "has_", "use_", "enable_"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) return true;
+  size_t n = strlen(name);
+  return strstr(name, "_is_") || (n > 5 && strcmp(name + n - 5, "_flag") == 0);
+}
+
 static void lane_varying(poly *p, bool data_dependent) {
   poly_unknown(p, data_dependent);
   p->lane_varying = true;
@@ -1105,7 +1116,9 @@ static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
     } else {
       char name[64];
       ir_param_name(ik->scope, position, name, sizeof name);
-      poly_atom(&scratch.p, new_atom(ik->k, ATOMK_PARAM, name));
+      int atom = new_atom(ik->k, ATOMK_PARAM, name);
+      ik->k->atoms[atom].flag = flag_name(name);
+      poly_atom(&scratch.p, atom);
     }
   } else if (LLVMIsAGlobalVariable(v)) {
     scratch.base = global_base(ik, v);
@@ -2175,18 +2188,19 @@ static int lone_parameter(const kernel_ctx *k, const poly *p) {
   return a >= ATOM_FIRST_SYMBOL && k->atoms[a].kind == ATOMK_PARAM ? a : -1;
 }
 
-/* Stride-named parameters that no comparison uses as an extent (i < n):
- * they may be 1, so a lane stride of theirs is no finding by itself. */
+/* Stride-named parameters that no comparison uses as an extent (i < n),
+ * and flags (compared with 0 as flags are): they may be 1, so a lane
+ * stride of theirs is no finding by itself. */
 static void find_unit_strides(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
   for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
-    k->atoms[a].maybe_unit = k->atoms[a].kind == ATOMK_PARAM && stride_name(k->atoms[a].name);
+    k->atoms[a].maybe_unit = k->atoms[a].kind == ATOMK_PARAM && (stride_name(k->atoms[a].name) || k->atoms[a].flag);
   for (int b = 0; b < ik->block_count; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(ik->blocks[b].bb); i; i = LLVMGetNextInstruction(i)) {
       if (!LLVMIsAICmpInst(i)) continue;
       for (int side = 0; side < 2; side++) {
         int p = lone_parameter(k, int_of(ik, LLVMGetOperand(i, side)));
-        if (p >= 0) k->atoms[p].maybe_unit = false;
+        if (p >= 0 && !k->atoms[p].flag) k->atoms[p].maybe_unit = false;
       }
     }
 }

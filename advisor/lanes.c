@@ -155,6 +155,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       else if (atom == k->probe_loop) uniform *= k->probe_step;
       else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform *= k->probe_block;
       else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) uniform *= k->block[atom - ATOM_BDX];
+      else if (k->probe_uniform && k->atoms[atom].flag) continue;          /* a flag: 1 */
       else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 8 * atom;
       else unknown = true;
     }
