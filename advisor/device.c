@@ -546,7 +546,8 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
     /* clang lists the files it reads (the argument room is kept for it) */
     snprintf(j->deps, sizeof j->deps, "%s/device.d", j->dir);
     const char *more[] = {"-MD", "-MF", j->deps};
-    for (size_t i = 0; i < 3; i++) j->argv[0][j->argc[0]++] = wl_strdup(more[i]);
+    for (int v = 0; v < 2; v++)
+      for (size_t i = 0; j->argv[v] && i < 3; i++) j->argv[v][j->argc[v]++] = wl_strdup(more[i]);
     clock_gettime(CLOCK_REALTIME, &j->started);
   }
   j->pid = spawn_clang(j->argv[0], j->errors);
@@ -640,7 +641,6 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
     j->pid = spawn_clang(j->argv[0], j->errors);
   }
   int status = j->pid < 0 ? -1 : wait_clang(j->pid, DEVICE_TIMEOUT_SECONDS);
-  if (status == 0 && *j->cached && *j->deps) cache_store(j);
   if (status > 0 && j->argv[1]) {
     /* a precompiled header clang no longer accepts (its files changed) is
      * made again by the next warplint */
@@ -649,6 +649,8 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
     if (strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file")) unlink(j->pch);
     status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
   }
+  /* the same code with the precompiled headers or without: kept either way */
+  if (status == 0 && *j->cached && *j->deps) cache_store(j);
   bool ok = false;
   if (status == 0) ok = read_module(j->bitcode, j->arch, code, why, why_size);
   else if (status < 0) snprintf(why, why_size, "the device compile took over %d s", DEVICE_TIMEOUT_SECONDS);
