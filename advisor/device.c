@@ -10,7 +10,16 @@
  * toolkit, architecture and language standard into the user's cache
  * ($WARPLINT_CACHE, else $XDG_CACHE_HOME/warplint, else ~/.cache/warplint):
  * a toolkit file then compiles in a tenth of a second instead of half a
- * second. Without a writable cache every file compiles in full. */
+ * second. Without a writable cache every file compiles in full.
+ *
+ * With WARPLINT_DEVICE_CACHE=DIR the compiled device code itself is kept in
+ * DIR, as ccache's direct mode keeps objects: an entry is named by a hash of
+ * this warplint, clang, the working folder and the whole command line, and
+ * lists every file the compile read (clang's -MD: the source, its headers,
+ * the precompiled headers' own inputs) with a hash of its contents. It is
+ * used only when every one of those files still has those contents; else
+ * clang runs and the entry is written again. The test suite sets it, so
+ * that the files several tests check are compiled once per run. */
 #include "device.h"
 
 #include "analysis.h"
@@ -42,6 +51,10 @@ struct device_job {
   char bitcode[300], errors[300];
   char arch[32];
   char pch[700];                 /* the precompiled headers used, or "" */
+  char deps[300];                /* clang's list of the files it read (-MD) */
+  char cached[700];              /* WARPLINT_DEVICE_CACHE's entry (.deps), or "" */
+  char cached_bitcode[800];      /* the entry's bitcode when it is used (no clang runs), or "" */
+  struct timespec started;       /* a file changed after this is not trusted */
   char **argv[2];
   int argc[2];
 };
@@ -290,7 +303,188 @@ static void free_args(device_job *j) {
 static void remove_job_files(const device_job *j) {
   unlink(j->bitcode);
   unlink(j->errors);
+  unlink(j->deps);
   rmdir(j->dir);
+}
+
+/* ---- WARPLINT_DEVICE_CACHE: compiled device code kept between runs ---- */
+
+/* WARPLINT_DEVICE_CACHE, made when missing; false when unset or not writable. */
+static bool device_cache_folder(char *out, size_t size) {
+  const char *dir = getenv("WARPLINT_DEVICE_CACHE");
+  if (!dir || !*dir) return false;
+  snprintf(out, size, "%s/x", dir);
+  bool ok = make_parents(out);
+  out[strlen(out) - 2] = 0;
+  return ok && access(out, W_OK) == 0;
+}
+
+/* The hash of a file's contents; false when it cannot be read. */
+static bool file_hash(const char *path, unsigned long long *h) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  unsigned long long x = 1469598103934665603ULL;
+  static __thread unsigned char buf[1 << 16];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = fnv(x, buf, n);
+  bool ok = !ferror(f);
+  fclose(f);
+  *h = x;
+  return ok;
+}
+
+/* path written whole under a temporary name unique to this thread, then
+ * renamed: a reader sees the old file or the new one, never a part. */
+static bool write_entry(const char *path, const void *data, size_t len) {
+  static unsigned counter;
+  char tmp[800];
+  snprintf(tmp, sizeof tmp, "%s.%d.%u.tmp", path, (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  ok = fclose(f) == 0 && ok;
+  if (ok) ok = rename(tmp, path) == 0;
+  if (!ok) unlink(tmp);
+  return ok;
+}
+
+/* The entry's name: this warplint, clang (its path and time), the working
+ * folder (relative paths, the file names in the line tables), the
+ * environment clang reads include folders from, and every argument but the
+ * output's name. What the compile reads is checked by the entry itself. */
+static void cache_entry_name(device_job *j, const char *folder, const char *clang) {
+  unsigned long long h = fnv(1469598103934665603ULL, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  h = fnv(h, clang, strlen(clang) + 1);
+  struct stat st;
+  if (stat(clang, &st) == 0) h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) h = fnv(h, cwd, strlen(cwd) + 1);
+  const char *env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"};
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    const char *v = getenv(env[i]);
+    h = fnv(h, v ? v : "", v ? strlen(v) + 1 : 0);
+    h = fnv(h, "", 1);
+  }
+  for (int i = 0; i < j->argc[0]; i++) {
+    if (i > 0 && strcmp(j->argv[0][i - 1], "-o") == 0) continue;
+    h = fnv(h, j->argv[0][i], strlen(j->argv[0][i]) + 1);
+  }
+  snprintf(j->cached, sizeof j->cached, "%s/device-%016llx.deps", folder, h);
+}
+
+/* The entry's bitcode, into bitcode (size bytes), when every file it lists
+ * still has the contents it had. Its first line names the bitcode (a file
+ * named by its own contents, so that an entry never names another's); each
+ * next line is "HASH PATH". */
+static bool cache_lookup(const device_job *j, char *bitcode, size_t size) {
+  FILE *f = fopen(j->cached, "r");
+  if (!f) return false;
+  char line[4200];
+  bool ok = fgets(line, sizeof line, f) && strncmp(line, "bitcode ", 8) == 0;
+  if (ok) {
+    line[strcspn(line, "\n")] = 0;
+    const char *slash = strrchr(j->cached, '/');
+    int written = snprintf(bitcode, size, "%.*s/%.100s", (int)(slash - j->cached), j->cached, line + 8);
+    ok = written > 0 && (size_t)written < size;
+  }
+  int files = 0;
+  while (ok && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    unsigned long long want, got;
+    int at = 0;
+    ok = sscanf(line, "%16llx %n", &want, &at) == 1 && at > 0 && file_hash(line + at, &got) && got == want;
+    files++;
+  }
+  fclose(f);
+  if (ok && files > 0 && access(bitcode, R_OK) == 0) return true;
+  *bitcode = 0;
+  return false;
+}
+
+/* The next name in a make rule as clang writes it (-MD): names apart by
+ * blanks, a backslash before a newline continues the line, one before a
+ * blank or '#' keeps it in the name, "$$" is '$'. NULL at the end. */
+static char *next_dependency(char **at) {
+  char *p = *at;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r')) { p++; continue; }
+    break;
+  }
+  if (!*p) return NULL;
+  char *name = p, *out = p;
+  while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+    if (p[0] == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) p++;
+    else if (p[0] == '$' && p[1] == '$') p++;
+    else if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r' || !p[1])) break;
+    *out++ = *p++;
+  }
+  char *next = *p ? p + 1 : p;
+  *out = 0;
+  *at = next;
+  return name;
+}
+
+static char *read_whole(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  char *text = malloc(cap + 1);
+  size_t got;
+  while (text && (got = fread(text + n, 1, cap - n, f)) > 0) {
+    n += got;
+    if (n == cap) {
+      char *grown = realloc(text, 2 * cap + 1);
+      if (!grown) { free(text); text = NULL; break; }
+      text = grown;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (text) text[n] = 0;
+  *len = n;
+  return text;
+}
+
+static bool changed_since(const struct stat *st, const struct timespec *t) {
+  return st->st_mtim.tv_sec > t->tv_sec || (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
+}
+
+/* The compile's bitcode and the files it read, into the cache. Left out
+ * when one of them changed during the compile (its contents now may not be
+ * what clang read). */
+static void cache_store(const device_job *j) {
+  size_t deps_len, bc_len;
+  char *deps = read_whole(j->deps, &deps_len), *bc = read_whole(j->bitcode, &bc_len);
+  char *manifest = NULL;
+  size_t size = 0;
+  FILE *m = deps && bc ? open_memstream(&manifest, &size) : NULL;
+  bool ok = m != NULL;
+  if (ok) {
+    const char *slash = strrchr(j->cached, '/');
+    unsigned long long h = fnv(1469598103934665603ULL, bc, bc_len);
+    char name[800];
+    snprintf(name, sizeof name, "%.*s/device-%016llx.bc", (int)(slash - j->cached), j->cached, h);
+    fprintf(m, "bitcode %s\n", name + (slash - j->cached) + 1);
+    ok = access(name, R_OK) == 0 || write_entry(name, bc, bc_len);
+    char *at = deps;
+    char *target = next_dependency(&at);   /* "OUTPUT:" */
+    ok = ok && target && target[strlen(target) - 1] == ':';
+    int files = 0;
+    for (char *dep; ok && (dep = next_dependency(&at));) {
+      struct stat st;
+      unsigned long long dh;
+      ok = strchr(dep, '\n') == NULL && stat(dep, &st) == 0 && !changed_since(&st, &j->started) && file_hash(dep, &dh);
+      if (ok) fprintf(m, "%016llx %s\n", dh, dep);
+      files++;
+    }
+    ok = ok && files > 0;
+  }
+  if (m) ok = fclose(m) == 0 && ok;
+  if (ok) write_entry(j->cached, manifest, size);
+  free(manifest);
+  free(deps);
+  free(bc);
 }
 
 /* clang, the setup's arguments (its forced includes replaced by pch when
@@ -345,6 +539,17 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
   if (have_pch) snprintf(j->pch, sizeof j->pch, "%s", pch);
   if (have_pch) job_args(j, 1, clang, s, std, NULL, extra_args, extra_count, path);
   free(s);
+  char folder[600];
+  if (device_cache_folder(folder, sizeof folder)) {
+    cache_entry_name(j, folder, clang);
+    if (cache_lookup(j, j->cached_bitcode, sizeof j->cached_bitcode)) return j;   /* no clang */
+    /* clang lists the files it reads (the argument room is kept for it) */
+    snprintf(j->deps, sizeof j->deps, "%s/device.d", j->dir);
+    const char *more[] = {"-MD", "-MF", j->deps};
+    for (int v = 0; v < 2; v++)
+      for (size_t i = 0; j->argv[v] && i < 3; i++) j->argv[v][j->argc[v]++] = wl_strdup(more[i]);
+    clock_gettime(CLOCK_REALTIME, &j->started);
+  }
   j->pid = spawn_clang(j->argv[0], j->errors);
   if (j->pid < 0) {
     snprintf(why, why_size, "cannot run %s: %s", clang, strerror(errno));
@@ -398,10 +603,10 @@ static void vectorize_like_backend(device_code *code, const char *arch) {
   LLVMDisposeTargetMachine(machine);
 }
 
-static bool read_module(const device_job *j, device_code *code, char *why, size_t why_size) {
+static bool read_module(const char *bitcode, const char *arch, device_code *code, char *why, size_t why_size) {
   LLVMMemoryBufferRef buffer;
   char *message = NULL;
-  if (LLVMCreateMemoryBufferWithContentsOfFile(j->bitcode, &buffer, &message)) {
+  if (LLVMCreateMemoryBufferWithContentsOfFile(bitcode, &buffer, &message)) {
     snprintf(why, why_size, "cannot read the device code: %s", message ? message : "?");
     LLVMDisposeMessage(message);
     return false;
@@ -415,7 +620,7 @@ static bool read_module(const device_job *j, device_code *code, char *why, size_
   }
   LLVMDisposeMemoryBuffer(buffer);
   code->layout = LLVMGetModuleDataLayout(code->module);
-  vectorize_like_backend(code, j->arch);
+  vectorize_like_backend(code, arch);
   /* WARPLINT_TRACE_IR=FILE: the device code as the model reads it */
   const char *dump = getenv("WARPLINT_TRACE_IR");
   if (dump && *dump) LLVMPrintModuleToFile(code->module, dump, NULL);
@@ -424,7 +629,18 @@ static bool read_module(const device_job *j, device_code *code, char *why, size_
 
 bool device_finish(device_job *j, device_code *code, char *why, size_t why_size) {
   memset(code, 0, sizeof *code);
-  int status = wait_clang(j->pid, DEVICE_TIMEOUT_SECONDS);
+  if (*j->cached_bitcode) {
+    bool ok = read_module(j->cached_bitcode, j->arch, code, why, why_size);
+    if (ok) {
+      free_args(j);
+      remove_job_files(j);
+      free(j);
+      return true;
+    }
+    *j->cached = 0;   /* an entry LLVM cannot read: compiled afresh, not stored */
+    j->pid = spawn_clang(j->argv[0], j->errors);
+  }
+  int status = j->pid < 0 ? -1 : wait_clang(j->pid, DEVICE_TIMEOUT_SECONDS);
   if (status > 0 && j->argv[1]) {
     /* a precompiled header clang no longer accepts (its files changed) is
      * made again by the next warplint */
@@ -433,8 +649,10 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
     if (strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file")) unlink(j->pch);
     status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
   }
+  /* the same code with the precompiled headers or without: kept either way */
+  if (status == 0 && *j->cached && *j->deps) cache_store(j);
   bool ok = false;
-  if (status == 0) ok = read_module(j, code, why, why_size);
+  if (status == 0) ok = read_module(j->bitcode, j->arch, code, why, why_size);
   else if (status < 0) snprintf(why, why_size, "the device compile took over %d s", DEVICE_TIMEOUT_SECONDS);
   else first_error(j->errors, why, why_size);
   free_args(j);
