@@ -462,9 +462,19 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
   return *name != 0;
 }
 
-/* A class's accessor declared on this line: a method or conversion whose
- * body is at most two statements (`*data_ = v; return *this;`). An access
- * in it is the caller's: the caller's expression chose the element. */
+static enum CXChildVisitResult find_subscript(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr) return CXChildVisit_Recurse;
+  *(bool *)d = true;
+  return CXChildVisit_Break;
+}
+
+/* A class's accessor declared on this line: a method or conversion of an
+ * object whose body is at most two statements and indexes nothing itself
+ * (`*data_ = v; return *this;`, `return *data_;`). An access in it is the
+ * caller's: the caller's expression chose the element. A method that
+ * subscripts (a codec's `p[d] = v`, WarpPackedBits's `in[laneId]`) chose
+ * it itself. */
 bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line) {
   ast_index *x = index_of(s->fc);
   int n;
@@ -472,10 +482,13 @@ bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line) {
   unsigned long long key = file_key(file);
   for (; p < x->places + x->count && p->file == key && p->line == line; p++) {
     enum CXCursorKind k = clang_getCursorKind(p->cursor);
-    if (k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction) continue;
+    if ((k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction) || clang_CXXMethod_isStatic(p->cursor))
+      continue;
     child_list l = children(p->cursor);
     if (l.n < 1 || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt) continue;
-    if (children(l.c[l.n - 1]).n <= 2) return true;
+    bool subscript = false;
+    clang_visitChildren(l.c[l.n - 1], find_subscript, &subscript);
+    if (children(l.c[l.n - 1]).n <= 2 && !subscript) return true;
   }
   return false;
 }
