@@ -329,6 +329,17 @@ static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCurso
         c = callee.c[0];
         continue;
       }
+      if (clang_Cursor_getNumArguments(c) == 2) {   /* a class's a = b, a += b: as the built-in's */
+        char *callee = cx_take(clang_getCursorSpelling(c));
+        bool assignment = strncmp(callee, "operator", 8) == 0 && callee[strlen(callee) - 1] == '=' &&
+                          strcmp(callee, "operator==") != 0 && strcmp(callee, "operator!=") != 0 &&
+                          strcmp(callee, "operator<=") != 0 && strcmp(callee, "operator>=") != 0;
+        free(callee);
+        if (assignment) {
+          c = assigned_side(clang_Cursor_getArgument(c, 0), clang_Cursor_getArgument(c, 1), local);
+          continue;
+        }
+      }
       c = clang_Cursor_getArgument(c, 0);
       continue;
     case CXCursor_VarDecl:                  /* T v = a[i]: its initialiser */
