@@ -23,6 +23,7 @@
 #include "device.h"
 
 #include "analysis.h"
+#include "text_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,12 +94,15 @@ static bool make_parents(char *path) {
   return true;
 }
 
-static bool write_file(const char *path, const char *text, size_t len) {
-  char tmp[700];
-  snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+/* path written whole under a temporary name unique to this thread, then
+ * renamed: a reader sees the old file or the new one, never a part. */
+static bool write_file(const char *path, const void *data, size_t len) {
+  static unsigned counter;
+  char tmp[800];
+  snprintf(tmp, sizeof tmp, "%s.%d.%u.tmp", path, (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
   FILE *f = fopen(tmp, "wb");
   if (!f) return false;
-  bool ok = fwrite(text, 1, len, f) == len;
+  bool ok = fwrite(data, 1, len, f) == len;
   ok = fclose(f) == 0 && ok;
   if (ok) ok = rename(tmp, path) == 0;
   if (!ok) unlink(tmp);
@@ -127,6 +131,8 @@ static const char *tmp_folder(void) {
 }
 
 static bool cache_folder(char *out, size_t size);
+/* FNV-1a's starting value: a hash of nothing yet */
+#define FNV_START 1469598103934665603ULL
 static unsigned long long fnv(unsigned long long h, const void *data, size_t len);
 
 /* The in-memory headers on disk, under one folder for the process: in the
@@ -138,7 +144,7 @@ static bool write_headers(const cuda_setup *s) {
   bool ok = true;
   if (!*headers_root) {
     char cache[400];
-    unsigned long long h = fnv(1469598103934665603ULL, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+    unsigned long long h = fnv(FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
     for (size_t i = 0; i < wl_shim_headers_count; i++) h = fnv(h, wl_shim_headers[i].text, wl_shim_headers[i].size);
     if (cache_folder(cache, sizeof cache)) {
       snprintf(headers_root, sizeof headers_root, "%s/headers-%016llx", cache, h);
@@ -206,7 +212,7 @@ static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-
 static bool precompiled(const char *clang, const cuda_setup *s, const char *std, char *pch, size_t size) {
   char folder[400];
   if (!cache_folder(folder, sizeof folder)) return false;
-  unsigned long long h = 1469598103934665603ULL;
+  unsigned long long h = FNV_START;
   h = fnv(h, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
   h = fnv(h, clang, strlen(clang));
   struct stat st;
@@ -323,7 +329,7 @@ static bool device_cache_folder(char *out, size_t size) {
 static bool file_hash(const char *path, unsigned long long *h) {
   FILE *f = fopen(path, "rb");
   if (!f) return false;
-  unsigned long long x = 1469598103934665603ULL;
+  unsigned long long x = FNV_START;
   static __thread unsigned char buf[1 << 16];
   size_t n;
   while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = fnv(x, buf, n);
@@ -333,27 +339,12 @@ static bool file_hash(const char *path, unsigned long long *h) {
   return ok;
 }
 
-/* path written whole under a temporary name unique to this thread, then
- * renamed: a reader sees the old file or the new one, never a part. */
-static bool write_entry(const char *path, const void *data, size_t len) {
-  static unsigned counter;
-  char tmp[800];
-  snprintf(tmp, sizeof tmp, "%s.%d.%u.tmp", path, (int)getpid(), __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED));
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return false;
-  bool ok = fwrite(data, 1, len, f) == len;
-  ok = fclose(f) == 0 && ok;
-  if (ok) ok = rename(tmp, path) == 0;
-  if (!ok) unlink(tmp);
-  return ok;
-}
-
 /* The entry's name: this warplint, clang (its path and time), the working
  * folder (relative paths, the file names in the line tables), the
  * environment clang reads include folders from, and every argument but the
  * output's name. What the compile reads is checked by the entry itself. */
 static void cache_entry_name(device_job *j, const char *folder, const char *clang) {
-  unsigned long long h = fnv(1469598103934665603ULL, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  unsigned long long h = fnv(FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
   h = fnv(h, clang, strlen(clang) + 1);
   struct stat st;
   if (stat(clang, &st) == 0) h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
@@ -425,27 +416,6 @@ static char *next_dependency(char **at) {
   return name;
 }
 
-static char *read_whole(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char *text = malloc(cap + 1);
-  size_t got;
-  while (text && (got = fread(text + n, 1, cap - n, f)) > 0) {
-    n += got;
-    if (n == cap) {
-      char *grown = realloc(text, 2 * cap + 1);
-      if (!grown) { free(text); text = NULL; break; }
-      text = grown;
-      cap *= 2;
-    }
-  }
-  fclose(f);
-  if (text) text[n] = 0;
-  *len = n;
-  return text;
-}
-
 static bool changed_since(const struct stat *st, const struct timespec *t) {
   return st->st_mtim.tv_sec > t->tv_sec || (st->st_mtim.tv_sec == t->tv_sec && st->st_mtim.tv_nsec >= t->tv_nsec);
 }
@@ -455,18 +425,18 @@ static bool changed_since(const struct stat *st, const struct timespec *t) {
  * what clang read). */
 static void cache_store(const device_job *j) {
   size_t deps_len, bc_len;
-  char *deps = read_whole(j->deps, &deps_len), *bc = read_whole(j->bitcode, &bc_len);
+  char *deps = read_text_file(j->deps, &deps_len), *bc = read_text_file(j->bitcode, &bc_len);
   char *manifest = NULL;
   size_t size = 0;
   FILE *m = deps && bc ? open_memstream(&manifest, &size) : NULL;
   bool ok = m != NULL;
   if (ok) {
     const char *slash = strrchr(j->cached, '/');
-    unsigned long long h = fnv(1469598103934665603ULL, bc, bc_len);
+    unsigned long long h = fnv(FNV_START, bc, bc_len);
     char name[800];
     snprintf(name, sizeof name, "%.*s/device-%016llx.bc", (int)(slash - j->cached), j->cached, h);
     fprintf(m, "bitcode %s\n", name + (slash - j->cached) + 1);
-    ok = access(name, R_OK) == 0 || write_entry(name, bc, bc_len);
+    ok = access(name, R_OK) == 0 || write_file(name, bc, bc_len);
     char *at = deps;
     char *target = next_dependency(&at);   /* "OUTPUT:" */
     ok = ok && target && target[strlen(target) - 1] == ':';
@@ -481,7 +451,7 @@ static void cache_store(const device_job *j) {
     ok = ok && files > 0;
   }
   if (m) ok = fclose(m) == 0 && ok;
-  if (ok) write_entry(j->cached, manifest, size);
+  if (ok) write_file(j->cached, manifest, size);
   free(manifest);
   free(deps);
   free(bc);

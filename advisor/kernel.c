@@ -300,17 +300,15 @@ static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr,
   memset(guess, 0, sizeof *guess);
   guess->kernel = clang_getNullCursor();
   if (clang_getCursorKind(fn) == CXCursor_FunctionTemplate) mangled_template_args(fc->tu, fn, name, &guess->targs);
-  bool first = true;
   for (int j = 0; j < fc->launch_count; j++) {
     const launch_info *l = &fc->launches[j];
     if (strcmp(l->usr, usr) != 0) continue;
-    if (!l->known || (!first && memcmp(l->block, guess->block, sizeof l->block) != 0)) {
+    if (!l->known || (guess->known && memcmp(l->block, guess->block, sizeof l->block) != 0)) {
       guess->known = false;
       break;
     }
     memcpy(guess->block, l->block, sizeof l->block);
     guess->known = true;
-    first = false;
   }
   return guess;
 }

@@ -259,9 +259,6 @@ static void tidy_text(const char *text, char *out, size_t size) {
   out[n] = 0;
 }
 
-/* From an access expression to the array it is in: down through
- * subscripts, dereferences, pointer arithmetic, assignments and the first
- * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
 static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field);
 
 /* d is a variable of the function's own, neither a pointer nor shared,
@@ -287,6 +284,20 @@ static CXCursor assigned_side(CXCursor left, CXCursor right, bool local) {
   return !clang_Cursor_isNull(d) && local_variable(d) ? right : left;
 }
 
+/* An overloaded assignment, plain or compound (operator=, operator+=), not
+ * a comparison (operator==, operator<=). */
+static bool assignment_operator(const char *name) {
+  static const char *const comparisons[] = {"operator==", "operator!=", "operator<=", "operator>="};
+  size_t n = strlen(name);
+  if (strncmp(name, "operator", 8) != 0 || name[n - 1] != '=') return false;
+  for (size_t i = 0; i < sizeof comparisons / sizeof comparisons[0]; i++)
+    if (strcmp(name, comparisons[i]) == 0) return false;
+  return true;
+}
+
+/* From an access expression to the array it is in: down through
+ * subscripts, dereferences, pointer arithmetic, assignments and the first
+ * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
 static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field) {
   for (int depth = 0; depth < 24; depth++) {
     c = strip(c);
@@ -331,9 +342,7 @@ static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCurso
       }
       if (clang_Cursor_getNumArguments(c) == 2) {   /* a class's a = b, a += b: as the built-in's */
         char *callee = cx_take(clang_getCursorSpelling(c));
-        bool assignment = strncmp(callee, "operator", 8) == 0 && callee[strlen(callee) - 1] == '=' &&
-                          strcmp(callee, "operator==") != 0 && strcmp(callee, "operator!=") != 0 &&
-                          strcmp(callee, "operator<=") != 0 && strcmp(callee, "operator>=") != 0;
+        bool assignment = assignment_operator(callee);
         free(callee);
         if (assignment) {
           c = assigned_side(clang_Cursor_getArgument(c, 0), clang_Cursor_getArgument(c, 1), local);
