@@ -245,6 +245,13 @@ struct file_ctx {
   const device_code *device;     /* the file's device code, or NULL (why: device_why) */
   char device_why[512];
   ast_index *index;              /* names.c: the user's expressions by place, built on first use */
+  /* The device side's syntax tree, for code the host side's preprocessor
+   * skipped (#if __CUDA_ARCH__ >= 800): parsed on first need (names.c). */
+  void *cx_index;
+  const char *const *extra_args; int extra_count;
+  CXTranslationUnit device_tu;
+  ast_index *device_index;
+  bool device_index_tried;
   ir_kernel_table *kernel_table; /* ir.c: the device code's kernels by place, built on first use */
   launch_info *launches; int launch_count, launch_cap;
   parse_error *errors; int error_count, error_cap;
@@ -453,6 +460,8 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
  * header), else NULL. */
 CXFile ir_user_file(const ir_scope *s, const char *path);
 void ast_index_free(ast_index *x);
+/* frontend.c: the file's device-side parse (__CUDA_ARCH__ defined), or NULL. */
+CXTranslationUnit wl_parse_device_side(file_ctx *fc);
 bool same_file(CXFile a, CXFile b);           /* by device and inode, whatever the path */
 unsigned long long file_id(CXFile f);          /* the same for every path to one file; 0 for none */
 

@@ -634,12 +634,13 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
   s->file_count = nfiles;
 }
 
-/* Parses path as CUDA with the shim (or the real headers) and extra_args. */
+/* Parses path as CUDA with the shim (or the real headers) and extra_args:
+ * its host side, or with device its device side for opt->arch. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
-                                    int extra_count, const wl_options *opt, enum CXErrorCode *rc) {
+                                    int extra_count, const wl_options *opt, bool device, enum CXErrorCode *rc) {
   cuda_setup *s = malloc(sizeof *s);
   if (!s) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
-  cuda_setup_init(s, opt, false);
+  cuda_setup_init(s, opt, device);
   const char *args[CUDA_SETUP_ARGS + 128];
   int n = s->arg_count;
   memcpy(args, s->args, (size_t)n * sizeof args[0]);
@@ -715,9 +716,17 @@ char *wl_find_cuda_toolkit(void) {
   return has_runtime_header("/usr/local/cuda") ? wl_strdup("/usr/local/cuda") : NULL;
 }
 
+CXTranslationUnit wl_parse_device_side(file_ctx *fc) {
+  enum CXErrorCode rc;
+  CXTranslationUnit tu = parse_cuda(fc->cx_index, fc->path, fc->extra_args, fc->extra_count, fc->opt, true, &rc);
+  if (tu && rc == CXError_Success) return tu;
+  if (tu) clang_disposeTranslationUnit(tu);
+  return NULL;
+}
+
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt) {
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, &rc);
+  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, false, &rc);
   if (!tu) return false;
   clang_disposeTranslationUnit(tu);
   return rc == CXError_Success;
@@ -730,13 +739,14 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   size_t len;
   char *text = read_source(path, &len, r);
   if (!text) { r->failed = true; return; }
-  file_ctx fc = {.path = path, .opt = opt, .res = r};
+  file_ctx fc = {.path = path, .opt = opt, .res = r, .cx_index = cx_index, .extra_args = extra_args,
+                 .extra_count = extra_count};
   /* the device side compiles while libclang parses the host side */
   device_job *job = NULL;
   if (opt->syntax_only) snprintf(fc.device_why, sizeof fc.device_why, "the syntax model was asked for (--model syntax)");
   else job = device_start(path, extra_args, extra_count, opt, fc.device_why, sizeof fc.device_why);
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, &rc);
+  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, false, &rc);
   char why[1024];
   if (tu && opt->cuda_path && toolkit_error(tu, opt, why, sizeof why)) {
     clang_disposeTranslationUnit(tu);
@@ -753,7 +763,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
                    "headers in %s (%s)", path, opt->cuda_path, why);
     wl_options stand_ins = *opt;
     stand_ins.cuda_path = stand_ins.cccl_include = NULL;
-    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, &rc);
+    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, false, &rc);
   }
   device_code code;
   if (job && device_finish(job, &code, fc.device_why, sizeof fc.device_why)) fc.device = &code;
@@ -789,6 +799,8 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   free(fc.errors);
   free(fc.error_inside);
   ast_index_free(fc.index);
+  ast_index_free(fc.device_index);
+  if (fc.device_tu) clang_disposeTranslationUnit(fc.device_tu);
   ir_kernel_table_free(fc.kernel_table);
   if (fc.device) device_free(&code);
   clang_disposeTranslationUnit(tu);

@@ -135,15 +135,42 @@ static int compare_vars(const void *a, const void *b) {
   return strcmp(((const named_var *)a)->name, ((const named_var *)b)->name);
 }
 
-static ast_index *index_of(file_ctx *fc) {
-  if (fc->index) return fc->index;
+static ast_index *build_index(CXTranslationUnit tu) {
   ast_index *x = calloc(1, sizeof *x);
   if (!x) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
-  clang_visitChildren(clang_getTranslationUnitCursor(fc->tu), index_cursor, x);
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), index_cursor, x);
   qsort(x->places, (size_t)x->count, sizeof *x->places, compare_places);
   qsort(x->vars, (size_t)x->var_count, sizeof *x->vars, compare_vars);
-  fc->index = x;
   return x;
+}
+
+static ast_index *index_of(file_ctx *fc) {
+  if (!fc->index) fc->index = build_index(fc->tu);
+  return fc->index;
+}
+
+/* The device side's index, parsed on first need; NULL where it does not parse. */
+static ast_index *device_index_of(file_ctx *fc) {
+  if (!fc->device_index_tried) {
+    fc->device_index_tried = true;
+    fc->device_tu = wl_parse_device_side(fc);
+    if (fc->device_tu) fc->device_index = build_index(fc->device_tu);
+  }
+  return fc->device_index;
+}
+
+static int first_place_at(const ast_index *x, unsigned long long file, unsigned line);
+
+/* The index that holds the expressions of file:line: the host side's, or,
+ * where the host side has none there and the device side has (a kernel's
+ * body under #if __CUDA_ARCH__, which the host side's preprocessor skips),
+ * the device side's. The device code's lines are the device side's. */
+static ast_index *index_for(file_ctx *fc, CXFile file, unsigned line) {
+  ast_index *host = index_of(fc);
+  unsigned long long key = file_key(file);
+  if (first_place_at(host, key, line) >= 0) return host;
+  ast_index *device = device_index_of(fc);
+  return device && first_place_at(device, key, line) >= 0 ? device : host;
 }
 
 void ast_index_free(ast_index *x) {
@@ -154,6 +181,18 @@ void ast_index_free(ast_index *x) {
   free(x->vars);
   free(x->places);
   free(x);
+}
+
+/* The first place on file:line at any column, or -1. */
+static int first_place_at(const ast_index *x, unsigned long long file, unsigned line) {
+  place key = {.file = file, .line = line, .column = 0};
+  int lo = 0, hi = x->count;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (compare_places(&x->places[mid], &key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < x->count && x->places[lo].file == file && x->places[lo].line == line ? lo : -1;
 }
 
 /* The first indexed cursor at exactly file:line:column, its range in *n. */
@@ -221,8 +260,7 @@ static bool inside(CXCursor inner, CXCursor outer) {
   return file_key(fi) == file_key(fo) && a >= b && a <= c;
 }
 
-CXCursor ir_variable_named(const ir_scope *s, const char *name, int space) {
-  ast_index *x = index_of(s->fc);
+static CXCursor variable_in(const ast_index *x, const ir_scope *s, const char *name, int space) {
   named_var key = {(char *)name, clang_getNullCursor()};
   int lo = 0, hi = x->var_count;
   while (lo < hi) {
@@ -239,6 +277,14 @@ CXCursor ir_variable_named(const ir_scope *s, const char *name, int space) {
     if (clang_Cursor_isNull(best)) best = c;
   }
   return best;
+}
+
+CXCursor ir_variable_named(const ir_scope *s, const char *name, int space) {
+  CXCursor found = variable_in(index_of(s->fc), s, name, space);
+  /* declared in code only the device side has (the index is there once a
+   * line of that code was looked up) */
+  if (clang_Cursor_isNull(found) && s->fc->device_index) found = variable_in(s->fc->device_index, s, name, space);
+  return found;
 }
 
 /* ---- the array an access names ---- */
@@ -392,7 +438,7 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *co
   *name = 0;
   *field = false;
   int n;
-  const place *p = places_at(index_of(s->fc), file, line, *column, &n);
+  const place *p = places_at(index_for(s->fc, file, line), file, line, *column, &n);
   /* the most telling expression there first */
   for (int rank = 0; rank < 7; rank++)
     for (int i = 0; i < n; i++) {
@@ -418,7 +464,7 @@ static enum CXChildVisitResult first_decl_ref(CXCursor c, CXCursor parent, CXCli
 
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
   int n;
-  const place *p = places_at(index_of(s->fc), file, line, column, &n);
+  const place *p = places_at(index_for(s->fc, file, line), file, line, column, &n);
   for (int i = 0; i < n; i++) {
     CXCursor c = p[i].cursor, ref = clang_getNullCursor();
     enum CXCursorKind k = clang_getCursorKind(c);
@@ -455,7 +501,7 @@ static enum CXChildVisitResult find_var_decl(CXCursor c, CXCursor parent, CXClie
 }
 
 bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
-  ast_index *x = index_of(s->fc);
+  ast_index *x = index_for(s->fc, file, line);
   unsigned long long key = file_key(file);
   CXCursor best = clang_getNullCursor();
   int n;
@@ -496,7 +542,7 @@ static enum CXChildVisitResult find_subscript(CXCursor c, CXCursor parent, CXCli
  * subscripts (a codec's `p[d] = v`, WarpPackedBits's `in[laneId]`) chose
  * it itself. */
 bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line) {
-  ast_index *x = index_of(s->fc);
+  ast_index *x = index_for(s->fc, file, line);
   int n;
   const place *p = places_at(x, file, line, 0, &n);      /* the line's first place */
   unsigned long long key = file_key(file);
