@@ -67,11 +67,15 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
 }
 
 /* C_2: read-only global data that every lane of the grid reads at the same
- * index in a loop (only loop variables, parameters and constants in it). */
+ * index in a loop (only loop variables, parameters and constants in it).
+ * A constant index counts where the read stays inside a loop: a fully
+ * unrolled inner loop's key[48], read again on every turn of the
+ * grid-stride loop around it (what the compiler can prove invariant, it
+ * hoists out of the loop). */
 void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
-  if (!x->read || x->write || !is_read_only(a) || x->off.unknown || !uses_loop_atom(k, &x->off) ||
-      uses_index_atoms(k, &x->off) || x->width > 16)
+  if (!x->read || x->write || !is_read_only(a) || x->off.unknown ||
+      !(uses_loop_atom(k, &x->off) || x->loop_count > 0) || uses_index_atoms(k, &x->off) || x->width > 16)
     return;
   /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no
    * warp to broadcast to, and such loops walk whole data sets */

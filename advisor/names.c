@@ -155,6 +155,7 @@ static ast_index *device_index_of(file_ctx *fc) {
     fc->device_index_tried = true;
     fc->device_tu = wl_parse_device_side(fc);
     if (fc->device_tu) fc->device_index = build_index(fc->device_tu);
+    if (getenv("WARPLINT_TRACE")) fprintf(stderr, "trace: device-side parse for names: %s\n", fc->device_tu ? "parsed" : "failed");
   }
   return fc->device_index;
 }
