@@ -619,6 +619,7 @@ static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   poly moved;
   poly_mul(&moved, &step, &L);
   poly_add(&r->p, &start_p, &moved, 1);
+  r->evaluable = r->p.unknown && start->evaluable;   /* lane by lane: the first turn's */
   atom_info *a = &ik->k->atoms[atom];
   long long step_value, init_value;
   if (poly_is_const(&step, &step_value)) {
@@ -677,12 +678,13 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   enum { MAX_ARMS = 32 };
   const poly *arms[MAX_ARMS];
   int from[MAX_ARMS], bases[MAX_ARMS], count = 0;
-  bool varying = false, cycle = false, block_dep = false;
+  bool varying = false, cycle = false, block_dep = false, busy[MAX_ARMS];
   r->busy = true;
   for (unsigned i = 0; i < n && count < MAX_ARMS; i++) {
     const ir_value *v = value_of(ik, LLVMGetIncomingValue(phi, i));
     from[count] = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
     arms[count] = &v->p;
+    busy[count] = v->busy;
     bases[count++] = v->base;
     varying = varying || (!v->busy && !uniform(ik, &v->p));
     cycle = cycle || v->busy;
@@ -690,9 +692,14 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   }
   r->busy = false;
   if (r->pointer) {
-    for (int i = 1; i < count; i++)
-      if (bases[i] != bases[0]) { pointer_unknown(r, varying); return; }
-    r->base = count ? bases[0] : -1;
+    /* an arm still being evaluated comes round from this phi (a pointer
+     * bumped through an unrolled loop's remainder): the phi's own base */
+    r->base = -1;
+    for (int i = 0; i < count; i++) {
+      if (busy[i] && bases[i] < 0) continue;
+      if (r->base >= 0 && bases[i] != r->base) { pointer_unknown(r, varying); return; }
+      r->base = bases[i];
+    }
   }
   if (loop >= 0) {
     if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, false);

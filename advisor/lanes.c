@@ -156,6 +156,10 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform *= k->probe_block;
       else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) uniform *= k->block[atom - ATOM_BDX];
       else if (k->probe_uniform && k->atoms[atom].flag) continue;          /* a flag: 1 */
+      /* a loop's counter on its second turn: a grid-stride loop's counter
+       * times the probe's sizes would leave no room for an index split
+       * into several sizes ((index / W / H) % batch * H * W) */
+      else if (k->probe_uniform && k->atoms[atom].kind == ATOMK_LOOP) continue;
       else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 8 * atom;
       else unknown = true;
     }
