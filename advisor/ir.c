@@ -523,39 +523,44 @@ static void counter_name(ir_kernel *ik, LLVMValueRef step, char *out, size_t siz
 
 static void gep_offset(ir_kernel *ik, LLVMValueRef gep, poly *off, bool *evaluable);
 
+static LLVMValueRef strip_int_casts(LLVMValueRef v) {
+  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v)); hops++)
+    v = LLVMGetOperand(v, 0);
+  return v;
+}
+
 /* next = phi + s, s + phi, phi - s, phi | s (disjoint), or a GEP on phi
- * (the step in bytes); the step's value in *step. */
-static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, poly *step) {
-  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(next) || LLVMIsAZExtInst(next) || LLVMIsATruncInst(next)); hops++)
-    next = LLVMGetOperand(next, 0);
-  if (!LLVMIsAInstruction(next)) return false;
+ * (the step in bytes), or a chain of them (a counter bumped inside the
+ * body as well as by the loop: col += 1 three times, then col += 4 *
+ * blockDim.x); the step's value in *step. */
+static bool recurrence_step_at(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, poly *step, int depth) {
+  next = strip_int_casts(next);
+  if (next == phi) { poly_const(step, 0); return true; }
+  if (depth > 8 || !LLVMIsAInstruction(next)) return false;
   LLVMOpcode op = LLVMGetInstructionOpcode(next);
+  poly inner, own;
   if (op == LLVMGetElementPtr) {
     bool evaluable;
-    if (LLVMGetOperand(next, 0) != phi) return false;
-    gep_offset(ik, next, step, &evaluable);
-    return !step->unknown && uniform(ik, step);
+    if (!recurrence_step_at(ik, phi, LLVMGetOperand(next, 0), &inner, depth + 1)) return false;
+    gep_offset(ik, next, &own, &evaluable);
+    if (own.unknown || !uniform(ik, &own)) return false;
+    poly_add(step, &inner, &own, 1);
+    return !step->unknown;
   }
   if (op != LLVMAdd && op != LLVMSub && !(op == LLVMOr && LLVMGetIsDisjoint(next))) return false;
-  LLVMValueRef a = LLVMGetOperand(next, 0), b = LLVMGetOperand(next, 1);
-  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(a) || LLVMIsAZExtInst(a) || LLVMIsATruncInst(a)); hops++)
-    a = LLVMGetOperand(a, 0);
-  for (int hops = 0; hops < 4 && (LLVMIsASExtInst(b) || LLVMIsAZExtInst(b) || LLVMIsATruncInst(b)); hops++)
-    b = LLVMGetOperand(b, 0);
-  LLVMValueRef other;
-  if (a == phi) other = LLVMGetOperand(next, 1);
-  else if (b == phi && op != LLVMSub) other = LLVMGetOperand(next, 0);
-  else return false;
-  const poly *s = int_of(ik, other);
-  if (s->unknown || !uniform(ik, s)) return false;
-  if (op == LLVMSub) {
-    poly zero;
-    poly_const(&zero, 0);
-    poly_add(step, &zero, s, -1);
-  } else {
-    *step = *s;
+  for (unsigned side = 0; side < 2; side++) {
+    if (side == 1 && op == LLVMSub) break;             /* s - phi counts down the other way */
+    if (!recurrence_step_at(ik, phi, LLVMGetOperand(next, side), &inner, depth + 1)) continue;
+    const poly *s = int_of(ik, LLVMGetOperand(next, 1 - side));
+    if (s->unknown || !uniform(ik, s)) return false;
+    poly_add(step, &inner, s, op == LLVMSub ? -1 : 1);
+    return !step->unknown;
   }
-  return true;
+  return false;
+}
+
+static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, poly *step) {
+  return strip_int_casts(next) != phi && recurrence_step_at(ik, phi, next, step, 0);
 }
 
 /* Constant trips of a loop whose exit compares the counter (or its next
