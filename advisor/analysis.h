@@ -450,10 +450,11 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *co
                      size_t size, bool *field);
 /* The variable an update at file:line:column names (i in i += 4), or false. */
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
-/* Whether a class's accessor (a getter, a proxy's operator=: a non-static
- * method of at most two statements that subscripts nothing) is declared on
- * that line. */
-bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line);
+/* Whether an accessor (a getter, a proxy's operator=: a non-static method
+ * of at most two statements that subscripts nothing; a free function whose
+ * body is one such return, a load wrapper) is declared on that line;
+ * access_line is the line in it of the access asked about. */
+bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned access_line);
 /* The counter of the innermost loop around file:line:column, or false. */
 bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
 /* The file of that path when it is the user's (parsed, not a system

@@ -1412,7 +1412,7 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
      * called: that is where the element is chosen */
     LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
     if (LLVMDILocationGetInlinedAt(loc) && scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
-        ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope)))
+        ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope), LLVMDILocationGetLine(loc)))
       continue;
     *file = cf;
     *line = LLVMDILocationGetLine(loc);

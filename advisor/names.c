@@ -49,7 +49,8 @@ static bool indexed_kind(enum CXCursorKind k) {
   return k == CXCursor_CallExpr || k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator ||
          k == CXCursor_UnaryOperator || k == CXCursor_ArraySubscriptExpr || k == CXCursor_MemberRefExpr ||
          k == CXCursor_DeclRefExpr || k == CXCursor_VarDecl || k == CXCursor_ForStmt || k == CXCursor_WhileStmt ||
-         k == CXCursor_DoStmt || k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction;
+         k == CXCursor_DoStmt || k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction ||
+         k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate;
 }
 
 static void add_place(ast_index *x, CXCursor c, CXSourceLocation at) {
@@ -536,26 +537,37 @@ static enum CXChildVisitResult find_subscript(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Break;
 }
 
-/* A class's accessor declared on this line: a method or conversion of an
- * object whose body is at most two statements and indexes nothing itself
- * (`*data_ = v; return *this;`, `return *data_;`). An access in it is the
- * caller's: the caller's expression chose the element. A method that
- * subscripts (a codec's `p[d] = v`, WarpPackedBits's `in[laneId]`) chose
- * it itself. */
-bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line) {
-  ast_index *x = index_for(s->fc, file, line);
+/* An accessor declared on this line, which indexes nothing itself: a
+ * method or conversion of an object whose body is at most two statements
+ * (`*data_ = v; return *this;`, `return *data_;`), or a free function
+ * whose body is one return (a load wrapper: FasterTransformer's `T ldg(const
+ * T *val) { return __ldg(val); }`). An access in it is the caller's: the
+ * caller's expression chose the element. One that subscripts (a codec's
+ * `p[d] = v`, WarpPackedBits's `in[laneId]`) chose it itself. access_line
+ * is the access's line in it. */
+bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned access_line) {
+  /* the syntax tree that holds the access: a body under #if __CUDA_ARCH__
+   * is the device side's, whatever the host side's #else holds */
+  ast_index *x = index_for(s->fc, file, access_line);
   int n;
   const place *p = places_at(x, file, line, 0, &n);      /* the line's first place */
   unsigned long long key = file_key(file);
   for (; p < x->places + x->count && p->file == key && p->line == line; p++) {
     enum CXCursorKind k = clang_getCursorKind(p->cursor);
-    if ((k != CXCursor_CXXMethod && k != CXCursor_ConversionFunction) || clang_CXXMethod_isStatic(p->cursor))
+    bool method = k == CXCursor_CXXMethod || k == CXCursor_ConversionFunction;
+    if ((!method && k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) ||
+        (method && clang_CXXMethod_isStatic(p->cursor)))
       continue;
     child_list l = children(p->cursor);
     if (l.n < 1 || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt) continue;
     bool subscript = false;
     clang_visitChildren(l.c[l.n - 1], find_subscript, &subscript);
-    if (children(l.c[l.n - 1]).n <= 2 && !subscript) return true;
+    child_list body = children(l.c[l.n - 1]);
+    /* a free function: a load wrapper's one return (a store helper such
+     * as `*c = alpha * acc` stays where it writes: one report, not one
+     * per call) */
+    if (!method && (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)) continue;
+    if (body.n <= 2 && !subscript) return true;
   }
   return false;
 }

@@ -781,6 +781,20 @@ static int loop_counter(const kernel_ctx *k, CXCursor inc) {
   return ml.n > 0 ? ml.m[0].var : -1;
 }
 
+/* cond bounds counter v by a compile-time value: `i < N`, or one side of
+ * a conjunction (`idx < n && i < N` under #pragma unroll N: at most N
+ * trips, each with its exit test, so still fully unrolled). */
+static bool bounded_by_constant(const kernel_ctx *k, CXCursor cond, int v, int depth) {
+  cond = strip(cond);
+  child_list c = children(cond);
+  if (c.n != 2 || clang_getCursorKind(cond) != CXCursor_BinaryOperator || depth > 8) return false;
+  if (clang_getCursorBinaryOperatorKind(cond) == CXBinaryOperator_LAnd)
+    return bounded_by_constant(k, c.c[0], v, depth + 1) || bounded_by_constant(k, c.c[1], v, depth + 1);
+  CXCursor left = strip(c.c[0]);
+  return clang_getCursorKind(left) == CXCursor_DeclRefExpr && find_var(k, clang_getCursorReferenced(left)) == v &&
+         compile_time(c.c[1]);
+}
+
 /* Constant start and bound (i < N, i <= N, i > N, i >= N): the compiler can
  * unroll it; with a unit step, its trip count. */
 static void describe_counter(kernel_ctx *k, atom_info *a, int v, CXCursor cond, CXCursor inc) {
@@ -788,7 +802,8 @@ static void describe_counter(kernel_ctx *k, atom_info *a, int v, CXCursor cond, 
   child_list c = children(strip(cond));
   long long start, bound;
   bool start_known = !s->value.unknown && poly_is_const(&s->value, &start);
-  a->const_trip = (start_known || s->unroll_known) && c.n == 2 && compile_time(c.c[1]);
+  a->const_trip = (start_known || s->unroll_known) &&
+                  ((c.n == 2 && compile_time(c.c[1])) || bounded_by_constant(k, cond, v, 0));
   a->unit_step = unit_step(inc);
   enum CXBinaryOperatorKind op = clang_getCursorBinaryOperatorKind(strip(cond));
   if (a->const_trip && a->unit_step && start_known && const_value(c.c[1], &bound) &&
