@@ -150,7 +150,10 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     long long uniform = t->coef;
     for (int a = 0; a < t->degree; a++) {
       int atom = t->atoms[a];
+      /* a product of many sizes beyond the lanes' range: for the warp one
+       * value, carried as a shift when no thread index is in the term */
       if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
+      else if (uniform > LANE_VALUE_LIMIT || uniform < -LANE_VALUE_LIMIT) unknown = true;
       else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
       else if (atom == k->probe_loop) uniform *= k->probe_step;
       else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform *= k->probe_block;
@@ -163,6 +166,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 8 * atom;
       else unknown = true;
     }
+    unknown = unknown || uniform > LANE_VALUE_LIMIT || uniform < -LANE_VALUE_LIMIT;
     if (unknown) {
       if (thread) return false;              /* the lanes' pattern depends on the unknown */
       out->shifted = true;                   /* a warp's number times an unknown: one shift */
@@ -597,9 +601,14 @@ static bool vectorisable(kernel_ctx *k, CXCursor ref, const access_info *x, int 
 void model_evaluated(kernel_ctx *k, lane_eval_fn eval, void *ctx, long long width, int warp, lane_model *m) {
   lane_vals first, other;
   if (!eval(ctx, warp, &first)) return;
-  if (first.shifted && width < 4) return;
   unsigned act = k->active[warp];
   int lead = __builtin_ctz(act);
+  /* under an unknown shift, narrow elements' sectors depend on where the
+   * warp starts; consecutive ones are consecutive wherever it starts */
+  bool consecutive = true;
+  for (int l = lead; l < 32; l++)
+    consecutive = consecutive && (!(act >> l & 1) || first.v[l] - first.v[lead] == (l - lead) * width);
+  if (first.shifted && width < 4 && !consecutive) return;
   /* A few other warps, spread over the block (/ and % patterns repeat). */
   int others[4] = {warp + 1, warp + 2, k->warps / 2, k->warps - 1};
   for (int i = 0; i < 4; i++) {
