@@ -10,9 +10,12 @@
 # Precision per rule counts right / (right + wrong) (unclear left out and
 # counted apart); recall counts the known anti-patterns warplint reports on
 # their line with their rule, in an evaluation's findings (evaluate.sh).
-#   advisor/realcode/score.sh [toolkit|shim]     (default toolkit)
+# Then the evaluation's own distinct findings (path, line, rule) against
+# every judged*.tsv: right, wrong, unclear and not judged per rule.
+#   advisor/realcode/score.sh [toolkit|shim|toolkit-LABEL]     (default toolkit)
 # CORPUS=NAME: the judgements and known list of advisor/realcode/NAME/ and
-# that corpus's evaluation (corpus.sh).
+# that corpus's evaluation (corpus.sh). ROWS=FIRST-LAST: recall on those
+# rows of known.tsv only (a list written in parts, BLIND.md).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -35,8 +38,19 @@ done
 [ -s "$findings" ] || { echo "score: no $findings (run evaluate.sh) for recall" >&2; exit 1; }
 echo "Recall on the known anti-patterns:"
 echo
-awk -F'\t' 'NR == FNR { hit[$1 "\t" $2 "\t" $4] = 1; next }
+awk -F'\t' -v rows="${ROWS:-}" 'BEGIN { if (rows != "") { split(rows, span, "-"); first = span[1]; last = span[2] } }
+  NR == FNR { hit[$1 "\t" $2 "\t" $4] = 1; next }
+  first && (FNR < first || FNR > last) { next }
   { total[$3]++; all++; if (($1 "\t" $2 "\t" $3) in hit) { found[$3]++; f++ } else missed = missed sprintf("  missed: %s:%s %s %s\n", $1, $2, $3, $4) }
   END { print "| rule | known | found | recall |"; print "| --- | ---: | ---: | ---: |"
         for (r in total) printf "| %s | %d | %d | %.2f |\n", r, total[r], found[r], found[r] / total[r]
         printf "| all | %d | %d | %.3f |\n", all, f, f / all; printf "%s", missed }' "$findings" "$lists/known.tsv"
+echo
+echo "Precision of this evaluation's findings (every judged*.tsv):"
+echo
+cat "$lists"/judged*.tsv | awk -F'\t' 'NR == FNR { v[$1 FS $2 FS $3] = $4; next }
+  { k = $1 FS $2 FS $4; if (seen[k]++) next; n[$4]++; c[$4, (k in v) ? v[k] : "unjudged"]++ }
+  END { print "| rule | reported | right | wrong | unclear | not judged |"; print "| --- | ---: | ---: | ---: | ---: | ---: |"
+        for (r in n) { printf "| %s | %d | %d | %d | %d | %d |\n", r, n[r], c[r, "right"], c[r, "wrong"], c[r, "unclear"], c[r, "unjudged"]
+                       t += n[r]; tr += c[r, "right"]; tw += c[r, "wrong"]; tc += c[r, "unclear"]; tu += c[r, "unjudged"] }
+        printf "| all | %d | %d | %d | %d | %d |\n", t, tr, tw, tc, tu }' - "$findings"
