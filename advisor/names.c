@@ -25,9 +25,16 @@ typedef struct named_var {
   CXCursor cursor;
 } named_var;
 
+typedef struct guarded_file {
+  unsigned long long file;       /* file_key() */
+  bool guarded;                  /* its text names __CUDA_ARCH__ */
+} guarded_file;
+
 struct ast_index {
   place *places;
   int count, cap;
+  guarded_file *guarded;         /* host index: files asked about so far */
+  int guarded_count, guarded_cap;
   named_var *vars;               /* the user's variables, by name */
   int var_count, var_cap;
   user_file *files;
@@ -163,6 +170,22 @@ static ast_index *device_index_of(file_ctx *fc) {
 
 static int first_place_at(const ast_index *x, unsigned long long file, unsigned line);
 
+/* The file's text names __CUDA_ARCH__: only there can the two sides'
+ * preprocessors keep different code (asked once a file). */
+static bool arch_guarded(file_ctx *fc, ast_index *host, CXFile file) {
+  unsigned long long key = file_key(file);
+  for (int i = 0; i < host->guarded_count; i++)
+    if (host->guarded[i].file == key) return host->guarded[i].guarded;
+  size_t size = 0;
+  const char *text = clang_getFileContents(fc->tu, file, &size);
+  bool guarded = false;
+  for (size_t at = 0; text && !guarded && at + 13 <= size; at++)
+    guarded = memcmp(text + at, "__CUDA_ARCH__", 13) == 0;
+  GROW(host->guarded, host->guarded_count, host->guarded_cap);
+  host->guarded[host->guarded_count++] = (guarded_file){key, guarded};
+  return guarded;
+}
+
 /* The index that holds the expressions of file:line: the host side's, or,
  * where the host side has none there and the device side has (a kernel's
  * body under #if __CUDA_ARCH__, which the host side's preprocessor skips),
@@ -170,7 +193,7 @@ static int first_place_at(const ast_index *x, unsigned long long file, unsigned 
 static ast_index *index_for(file_ctx *fc, CXFile file, unsigned line) {
   ast_index *host = index_of(fc);
   unsigned long long key = file_key(file);
-  if (first_place_at(host, key, line) >= 0) return host;
+  if (first_place_at(host, key, line) >= 0 || !arch_guarded(fc, host, file)) return host;
   ast_index *device = device_index_of(fc);
   return device && first_place_at(device, key, line) >= 0 ? device : host;
 }
@@ -182,6 +205,7 @@ void ast_index_free(ast_index *x) {
   for (int i = 0; i < x->var_count; i++) free(x->vars[i].name);
   free(x->vars);
   free(x->places);
+  free(x->guarded);
   free(x);
 }
 
