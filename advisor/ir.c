@@ -2095,6 +2095,18 @@ static void fold_unrolled(ir_kernel *ik) {
     poly_add(&x->off, &base, &moved, 1);
     x->loops[x->loop_count++] = atom;        /* constant copies stay known once unrolled */
     for (int c = 1; c < n; c++) k->accesses[copy[c]].merged = true;
+    /* the copies may run with different lanes (a triangular loop's `if (tx
+     * <= m)`): its widest turn speaks for the loop, the lanes' offsets being
+     * the same up to the copies' uniform step */
+    const access_info *widest = x;
+    for (int c = 1; c < n; c++)
+      if (active_lanes(k->accesses[copy[c]].lanes.active) > active_lanes(widest->lanes.active))
+        widest = &k->accesses[copy[c]];
+    if (widest != x) {
+      x->lanes = widest->lanes;
+      x->padded = widest->padded;
+      x->region = widest->region;
+    }
     memcpy(k->active, ik->blocks[x->region].active, sizeof k->active);
     if (k->arrays[x->array].space == SP_GLOBAL && x->read)
       x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
