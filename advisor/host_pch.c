@@ -18,7 +18,8 @@
  * rejects the precompiled header is done again without it, so the header
  * can only save time, never change a result. Headers that do not parse
  * (a libclang too old for the toolkit) are not precompiled, and a marker
- * file keeps the next warplint from trying again. Without a writable
+ * file keeps the next warplint from trying again; a header is made only
+ * when its arguments come a second time. Without a writable
  * cache every file is parsed in full. A header is about 10 MB (CUDA 13):
  * those unused for a week are removed when a new one is made. */
 #include "analysis.h"
@@ -155,20 +156,34 @@ static bool build_host_pch(CXIndex index, const char *const *args, int arg_count
   return ok;
 }
 
-/* A marker beside the header's name: these headers do not precompile. */
-static void failed_name(const char *pch, char *marker, size_t size) { snprintf(marker, size, "%s.failed", pch); }
+/* Markers beside the header's name: ".failed", these headers do not
+ * precompile; ".seen", a file was parsed with these arguments before. */
+static void marker_name(const char *pch, const char *suffix, char *marker, size_t size) {
+  snprintf(marker, size, "%s%s", pch, suffix);
+}
 
-static void mark_failed(const char *pch) {
+static void mark(const char *pch, const char *suffix) {
   char marker[800];
-  failed_name(pch, marker, sizeof marker);
+  marker_name(pch, suffix, marker, sizeof marker);
   FILE *f = fopen(marker, "w");
   if (f) fclose(f);
 }
 
-static bool marked_failed(const char *pch) {
+static bool marked(const char *pch, const char *suffix) {
   char marker[800];
-  failed_name(pch, marker, sizeof marker);
+  marker_name(pch, suffix, marker, sizeof marker);
   return access(marker, F_OK) == 0;
+}
+
+/* A header is made the second time its arguments are met (in this
+ * process or an earlier one), not the first: arguments that one file
+ * alone has (a -D naming its own target, as CMake gives each shared
+ * library) would pay for making one (0.3 s more than the parse it saves)
+ * and never use it. */
+static bool seen_before(const char *pch) {
+  if (marked(pch, ".seen")) return true;
+  mark(pch, ".seen");
+  return false;
 }
 
 /* Headers no warplint used for this long are removed when a new one is
@@ -200,7 +215,8 @@ static void remove_unused(const char *pch) {
   if (!dir) return;
   time_t now = time(NULL);
   for (struct dirent *e; (e = readdir(dir));) {
-    if (strncmp(e->d_name, "host-", 5) != 0 || !(ends_with(e->d_name, ".pch") || ends_with(e->d_name, ".failed")))
+    if (strncmp(e->d_name, "host-", 5) != 0 ||
+        !(ends_with(e->d_name, ".pch") || ends_with(e->d_name, ".failed") || ends_with(e->d_name, ".seen")))
       continue;
     char path[1200];
     struct stat st;
@@ -221,10 +237,10 @@ static bool find_or_build(CXIndex index, const char *const *args, int arg_count,
   if (in_use(pch)) return true;
   pthread_mutex_lock(&build_lock);
   bool ok = access(pch, R_OK) == 0;
-  if (!ok && !marked_failed(pch)) {
+  if (!ok && !marked(pch, ".failed") && seen_before(pch)) {
     remove_unused(pch);
     ok = build_host_pch(index, args, arg_count, s, pch);
-    if (!ok) mark_failed(pch);
+    if (!ok) mark(pch, ".failed");
   }
   pthread_mutex_unlock(&build_lock);
   return ok;
