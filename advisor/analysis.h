@@ -166,6 +166,7 @@ typedef struct access_info {
 } access_info;
 
 typedef struct file_ctx file_ctx;
+typedef struct host_files host_files;
 
 /* The values of one instantiation of a template kernel's parameters: sizes
  * of its type parameters, values of its non-type ones (-1 and unknown when
@@ -256,6 +257,7 @@ struct file_ctx {
   launch_info *launches; int launch_count, launch_cap;
   parse_error *errors; int error_count, error_cap;
   bool *error_inside;            /* per error: it lies in a skipped kernel */
+  host_files *own_files;         /* parsed through a precompiled header: the files read besides it, else NULL */
 };
 
 /* The compiler arguments that come before the user's (-I, -D), and the
@@ -274,11 +276,34 @@ typedef struct cuda_setup {
 } cuda_setup;
 void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device);
 
+/* ---- host_pch.c: the forced includes precompiled for libclang's parse ---- */
+#define HOST_PCH_EXTRA_ARGS 130           /* the user's arguments a parse through one may have */
+/* The arguments of a parse of a file through the precompiled forced
+ * includes of s and the user's extra, into args (room for CUDA_SETUP_ARGS +
+ * HOST_PCH_EXTRA_ARGS), its path in pch; the header is built when missing.
+ * 0 when there is none to use (no cache, headers that do not parse, an
+ * argument it cannot be made with): the file is then parsed in full. */
+int host_pch_args(CXIndex index, const cuda_setup *s, const char *const *extra, int extra_count,
+                  const char **args, char *pch, size_t pch_size);
+/* Whether the parse of path through pch failed where a full parse may
+ * not; a header clang rejects is removed (the next parse makes it again). */
+bool host_pch_rejected(CXTranslationUnit tu, enum CXErrorCode rc, const char *path, const char *pch);
+/* The files a parse through a precompiled header read itself (the parsed
+ * file and what it includes), not those the header holds; whether a
+ * top-level cursor lies in one of them. */
+host_files *host_pch_files(CXTranslationUnit tu);
+bool host_pch_own(const host_files *files, CXCursor c);
+void host_pch_files_free(host_files *files);
+
 /* The first parse error inside c's extent in the analysed file, or NULL. */
 const parse_error *error_within(const file_ctx *fc, CXCursor c);
+/* Whether c is a kernel launch (k<<<grid, block>>>(...)): its children,
+ * the kernel and the configuration call, in *l. */
+typedef struct child_list child_list;
+bool launch_syntax(CXCursor c, child_list *l);
 
 /* ---- cx.c: libclang helpers ---- */
-typedef struct child_list { CXCursor c[8]; int n; } child_list;
+struct child_list { CXCursor c[8]; int n; };
 char *cx_take(CXString s);
 char *source_text(CXCursor c);                   /* the expression as written (at most 60 bytes) */
 child_list children(CXCursor c);

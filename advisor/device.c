@@ -130,11 +130,6 @@ static const char *tmp_folder(void) {
   return t && *t ? t : "/tmp";
 }
 
-static bool cache_folder(char *out, size_t size);
-/* FNV-1a's starting value: a hash of nothing yet */
-#define FNV_START 1469598103934665603ULL
-static unsigned long long fnv(unsigned long long h, const void *data, size_t len);
-
 /* The in-memory headers on disk, under one folder for the process: in the
  * cache, named by their contents (so that a precompiled header made from
  * them stays valid for the next warplint), else a temporary folder. Each
@@ -144,9 +139,10 @@ static bool write_headers(const cuda_setup *s) {
   bool ok = true;
   if (!*headers_root) {
     char cache[400];
-    unsigned long long h = fnv(FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
-    for (size_t i = 0; i < wl_shim_headers_count; i++) h = fnv(h, wl_shim_headers[i].text, wl_shim_headers[i].size);
-    if (cache_folder(cache, sizeof cache)) {
+    unsigned long long h = wl_fnv(WL_FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+    for (size_t i = 0; i < wl_shim_headers_count; i++)
+      h = wl_fnv(h, wl_shim_headers[i].text, wl_shim_headers[i].size);
+    if (wl_cache_folder(cache, sizeof cache)) {
       snprintf(headers_root, sizeof headers_root, "%s/headers-%016llx", cache, h);
     } else {
       snprintf(headers_root, sizeof headers_root, "%s/warplint-headers-XXXXXX", tmp_folder());
@@ -173,13 +169,13 @@ static char *real_arg(const char *arg) {
 
 /* ---- precompiled forced includes ---- */
 
-static unsigned long long fnv(unsigned long long h, const void *data, size_t len) {
+unsigned long long wl_fnv(unsigned long long h, const void *data, size_t len) {
   const unsigned char *p = data;
   for (size_t i = 0; i < len; i++) h = (h ^ p[i]) * 1099511628211ULL;
   return h;
 }
 
-static bool cache_folder(char *out, size_t size) {
+bool wl_cache_folder(char *out, size_t size) {
   const char *env = getenv("WARPLINT_CACHE");
   if (env && *env) snprintf(out, size, "%s", env);
   else if ((env = getenv("XDG_CACHE_HOME")) && *env) snprintf(out, size, "%s/warplint", env);
@@ -211,16 +207,16 @@ static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-
  * the cache when missing; false when there is no cache or it cannot be built. */
 static bool precompiled(const char *clang, const cuda_setup *s, const char *std, char *pch, size_t size) {
   char folder[400];
-  if (!cache_folder(folder, sizeof folder)) return false;
-  unsigned long long h = FNV_START;
-  h = fnv(h, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
-  h = fnv(h, clang, strlen(clang));
+  if (!wl_cache_folder(folder, sizeof folder)) return false;
+  unsigned long long h = WL_FNV_START;
+  h = wl_fnv(h, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  h = wl_fnv(h, clang, strlen(clang));
   struct stat st;
-  if (stat(clang, &st) == 0) h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
-  for (int i = 0; i < s->arg_count; i++) h = fnv(h, s->args[i], strlen(s->args[i]) + 1);
-  h = fnv(h, std, strlen(std));
-  h = fnv(h, headers_root, strlen(headers_root));      /* the PCH names the files it was made from */
-  for (unsigned i = 0; i < s->file_count; i++) h = fnv(h, s->files[i].Contents, s->files[i].Length);
+  if (stat(clang, &st) == 0) h = wl_fnv(h, &st.st_mtime, sizeof st.st_mtime);
+  for (int i = 0; i < s->arg_count; i++) h = wl_fnv(h, s->args[i], strlen(s->args[i]) + 1);
+  h = wl_fnv(h, std, strlen(std));
+  h = wl_fnv(h, headers_root, strlen(headers_root));      /* the PCH names the files it was made from */
+  for (unsigned i = 0; i < s->file_count; i++) h = wl_fnv(h, s->files[i].Contents, s->files[i].Length);
   snprintf(pch, size, "%s/device-%016llx.pch", folder, h);
   if (access(pch, R_OK) == 0) return true;
   /* built beside it under a name of this process's, then renamed: another
@@ -329,10 +325,10 @@ static bool device_cache_folder(char *out, size_t size) {
 static bool file_hash(const char *path, unsigned long long *h) {
   FILE *f = fopen(path, "rb");
   if (!f) return false;
-  unsigned long long x = FNV_START;
+  unsigned long long x = WL_FNV_START;
   static __thread unsigned char buf[1 << 16];
   size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = fnv(x, buf, n);
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) x = wl_fnv(x, buf, n);
   bool ok = !ferror(f);
   fclose(f);
   *h = x;
@@ -344,21 +340,21 @@ static bool file_hash(const char *path, unsigned long long *h) {
  * environment clang reads include folders from, and every argument but the
  * output's name. What the compile reads is checked by the entry itself. */
 static void cache_entry_name(device_job *j, const char *folder, const char *clang) {
-  unsigned long long h = fnv(FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
-  h = fnv(h, clang, strlen(clang) + 1);
+  unsigned long long h = wl_fnv(WL_FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  h = wl_fnv(h, clang, strlen(clang) + 1);
   struct stat st;
-  if (stat(clang, &st) == 0) h = fnv(h, &st.st_mtime, sizeof st.st_mtime);
+  if (stat(clang, &st) == 0) h = wl_fnv(h, &st.st_mtime, sizeof st.st_mtime);
   char cwd[4096];
-  if (getcwd(cwd, sizeof cwd)) h = fnv(h, cwd, strlen(cwd) + 1);
+  if (getcwd(cwd, sizeof cwd)) h = wl_fnv(h, cwd, strlen(cwd) + 1);
   const char *env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"};
   for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
     const char *v = getenv(env[i]);
-    h = fnv(h, v ? v : "", v ? strlen(v) + 1 : 0);
-    h = fnv(h, "", 1);
+    h = wl_fnv(h, v ? v : "", v ? strlen(v) + 1 : 0);
+    h = wl_fnv(h, "", 1);
   }
   for (int i = 0; i < j->argc[0]; i++) {
     if (i > 0 && strcmp(j->argv[0][i - 1], "-o") == 0) continue;
-    h = fnv(h, j->argv[0][i], strlen(j->argv[0][i]) + 1);
+    h = wl_fnv(h, j->argv[0][i], strlen(j->argv[0][i]) + 1);
   }
   snprintf(j->cached, sizeof j->cached, "%s/device-%016llx.deps", folder, h);
 }
@@ -432,7 +428,7 @@ static void cache_store(const device_job *j) {
   bool ok = m != NULL;
   if (ok) {
     const char *slash = strrchr(j->cached, '/');
-    unsigned long long h = fnv(FNV_START, bc, bc_len);
+    unsigned long long h = wl_fnv(WL_FNV_START, bc, bc_len);
     char name[800];
     snprintf(name, sizeof name, "%.*s/device-%016llx.bc", (int)(slash - j->cached), j->cached, h);
     fprintf(m, "bitcode %s\n", name + (slash - j->cached) + 1);

@@ -35,4 +35,13 @@ void device_init(void);
  * found beside libclang; NULL when neither is executable. */
 const char *device_clang(void);
 
+/* The user's cache of precompiled headers: $WARPLINT_CACHE, else
+ * $XDG_CACHE_HOME/warplint, else ~/.cache/warplint, made when missing;
+ * false when there is none that can be written. */
+bool wl_cache_folder(char *out, size_t size);
+
+/* FNV-1a, the hash that names cached files; WL_FNV_START is the hash of nothing. */
+#define WL_FNV_START 1469598103934665603ULL
+unsigned long long wl_fnv(unsigned long long h, const void *data, size_t len);
+
 #endif

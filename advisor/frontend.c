@@ -262,32 +262,40 @@ static char *device_name(CXCursor kernel) {
   return name;
 }
 
+/* A launch is a call whose second child is the configuration call that
+ * clang makes of <<<...>>>. */
+bool launch_syntax(CXCursor c, child_list *l) {
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  *l = children(c);
+  if (l->n < 2 || clang_getCursorKind(l->c[1]) != CXCursor_CallExpr) return false;
+  char *config = cx_take(clang_getCursorSpelling(l->c[1]));
+  bool is_launch = strcmp(config, "__cudaPushCallConfiguration") == 0 || strcmp(config, "cudaConfigureCall") == 0;
+  free(config);
+  return is_launch;
+}
+
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
   file_ctx *fc = d;
-  if (clang_getCursorKind(c) == CXCursor_CallExpr) {
-    child_list l = children(c);
-    if (l.n >= 2 && clang_getCursorKind(l.c[1]) == CXCursor_CallExpr) {
-      char *config = cx_take(clang_getCursorSpelling(l.c[1]));
-      bool is_launch = strcmp(config, "__cudaPushCallConfiguration") == 0 || strcmp(config, "cudaConfigureCall") == 0;
-      free(config);
-      CXCursor callee = strip(l.c[0]);
-      CXCursor kernel = clang_getCursorReferenced(callee);
-      if (is_launch && !clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
-        launch_info li;
-        memset(&li, 0, sizeof li);
-        CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
-        if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
-        li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
-        li.kernel = kernel;
-        li.device_name = device_name(kernel);
-        unsigned branch_line;
-        li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block, &branch_line);
-        if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
-        GROW(fc->launches, fc->launch_count, fc->launch_cap);
-        fc->launches[fc->launch_count++] = li;
-      }
-    }
+  /* what a precompiled header holds has no launch (host_pch.c made sure) */
+  if (fc->own_files && clang_getCursorKind(parent) == CXCursor_TranslationUnit && !host_pch_own(fc->own_files, c))
+    return CXChildVisit_Continue;
+  child_list l;
+  if (!launch_syntax(c, &l)) return CXChildVisit_Recurse;
+  CXCursor callee = strip(l.c[0]);
+  CXCursor kernel = clang_getCursorReferenced(callee);
+  if (!clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
+    launch_info li;
+    memset(&li, 0, sizeof li);
+    CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
+    if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
+    li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
+    li.kernel = kernel;
+    li.device_name = device_name(kernel);
+    unsigned branch_line;
+    li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block, &branch_line);
+    if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
+    GROW(fc->launches, fc->launch_count, fc->launch_cap);
+    fc->launches[fc->launch_count++] = li;
   }
   return CXChildVisit_Recurse;
 }
@@ -635,19 +643,37 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
 }
 
 /* Parses path as CUDA with the shim (or the real headers) and extra_args:
- * its host side, or with device its device side for opt->arch. */
+ * its host side through the precompiled forced includes when there are
+ * some (host_pch.c; then *through_pch), in full when there are none or
+ * clang rejects them; or with device, its device side for opt->arch, in
+ * full. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
-                                    int extra_count, const wl_options *opt, bool device, enum CXErrorCode *rc) {
+                                    int extra_count, const wl_options *opt, bool device, enum CXErrorCode *rc,
+                                    bool *through_pch) {
   cuda_setup *s = malloc(sizeof *s);
   if (!s) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   cuda_setup_init(s, opt, device);
-  const char *args[CUDA_SETUP_ARGS + 128];
-  int n = s->arg_count;
-  memcpy(args, s->args, (size_t)n * sizeof args[0]);
-  for (int i = 0; i < extra_count && i < 128; i++) args[n++] = extra_args[i];
+  const char *args[CUDA_SETUP_ARGS + HOST_PCH_EXTRA_ARGS];
+  char pch[800];
   CXTranslationUnit tu = NULL;
-  *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, s->files, s->file_count,
-                                    CXTranslationUnit_KeepGoing, &tu);
+  int n = device ? 0 : host_pch_args((CXIndex)cx_index, s, extra_args, extra_count, args, pch, sizeof pch);
+  if (n > 0) {
+    *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, s->files, s->file_count,
+                                      CXTranslationUnit_KeepGoing, &tu);
+    if (host_pch_rejected(tu, *rc, path, pch)) {
+      if (tu) clang_disposeTranslationUnit(tu);
+      tu = NULL;
+      n = 0;
+    }
+  }
+  if (through_pch) *through_pch = n > 0;
+  if (n == 0) {
+    n = s->arg_count;
+    memcpy(args, s->args, (size_t)n * sizeof args[0]);
+    for (int i = 0; i < extra_count && i < 128; i++) args[n++] = extra_args[i];
+    *rc = clang_parseTranslationUnit2((CXIndex)cx_index, path, args, n, s->files, s->file_count,
+                                      CXTranslationUnit_KeepGoing, &tu);
+  }
   free(s);
   return tu;
 }
@@ -718,7 +744,7 @@ char *wl_find_cuda_toolkit(void) {
 
 CXTranslationUnit wl_parse_device_side(file_ctx *fc) {
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(fc->cx_index, fc->path, fc->extra_args, fc->extra_count, fc->opt, true, &rc);
+  CXTranslationUnit tu = parse_cuda(fc->cx_index, fc->path, fc->extra_args, fc->extra_count, fc->opt, true, &rc, NULL);
   if (tu && rc == CXError_Success) return tu;
   if (tu) clang_disposeTranslationUnit(tu);
   return NULL;
@@ -726,7 +752,7 @@ CXTranslationUnit wl_parse_device_side(file_ctx *fc) {
 
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt) {
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, false, &rc);
+  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, false, &rc, NULL);
   if (!tu) return false;
   clang_disposeTranslationUnit(tu);
   return rc == CXError_Success;
@@ -746,7 +772,8 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   if (opt->syntax_only) snprintf(fc.device_why, sizeof fc.device_why, "the syntax model was asked for (--model syntax)");
   else job = device_start(path, extra_args, extra_count, opt, fc.device_why, sizeof fc.device_why);
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, false, &rc);
+  bool through_pch;
+  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, false, &rc, &through_pch);
   char why[1024];
   if (tu && opt->cuda_path && toolkit_error(tu, opt, why, sizeof why)) {
     clang_disposeTranslationUnit(tu);
@@ -763,7 +790,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
                    "headers in %s (%s)", path, opt->cuda_path, why);
     wl_options stand_ins = *opt;
     stand_ins.cuda_path = stand_ins.cccl_include = NULL;
-    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, false, &rc);
+    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, false, &rc, &through_pch);
   }
   device_code code;
   if (job && device_finish(job, &code, fc.device_why, sizeof fc.device_why)) fc.device = &code;
@@ -778,6 +805,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   }
   fc.tu = tu;
   fc.file = clang_getFile(tu, path);
+  if (through_pch) fc.own_files = host_pch_files(tu);
   collect_errors(tu, &fc);
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, find_launches, &fc);
@@ -802,6 +830,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   ast_index_free(fc.device_index);
   if (fc.device_tu) clang_disposeTranslationUnit(fc.device_tu);
   ir_kernel_table_free(fc.kernel_table);
+  host_pch_files_free(fc.own_files);
   if (fc.device) device_free(&code);
   clang_disposeTranslationUnit(tu);
   free(text);
