@@ -198,10 +198,14 @@ static const char *language_standard(const cuda_setup *s, const char *const *ext
   return std;
 }
 
-/* -O3 with nvcc's appetite for unrolling: NVVM unrolls constant-trip
- * loops over private arrays that LLVM's default threshold leaves rolled
- * (and so in local memory); 1000 matches nvcc 13 on the fixtures'. */
-static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-mllvm", "-unroll-threshold=1000"};
+/* -O3 with nvcc's appetite for unrolling and inlining: NVVM unrolls
+ * constant-trip loops over private arrays that LLVM's default threshold
+ * leaves rolled (and so in local memory; 1000 matches nvcc 13 on the
+ * fixtures'), and inlines every __device__ function that is not
+ * __noinline__: one clang leaves as a call (dxtc's evalAllPermutations) is
+ * not in the kernel the lane model walks. */
+static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-mllvm", "-unroll-threshold=1000",
+                                           "-mllvm", "-inline-threshold=100000"};
 
 /* The precompiled forced includes for this setup and standard, built into
  * the cache when missing; false when there is no cache or it cannot be built. */
