@@ -199,11 +199,6 @@ static bool in_use(const char *pch) {
   return true;
 }
 
-static bool ends_with(const char *s, const char *suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* Every host header (and marker) beside pch unused for UNUSED_SECONDS. */
 static void remove_unused(const char *pch) {
   char folder[800];
@@ -216,7 +211,7 @@ static void remove_unused(const char *pch) {
   time_t now = time(NULL);
   for (struct dirent *e; (e = readdir(dir));) {
     if (strncmp(e->d_name, "host-", 5) != 0 ||
-        !(ends_with(e->d_name, ".pch") || ends_with(e->d_name, ".failed") || ends_with(e->d_name, ".seen")))
+        !(wl_ends_with(e->d_name, ".pch") || wl_ends_with(e->d_name, ".failed") || wl_ends_with(e->d_name, ".seen")))
       continue;
     char path[1200];
     struct stat st;

@@ -150,9 +150,9 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     long long uniform = t->coef;
     for (int a = 0; a < t->degree; a++) {
       int atom = t->atoms[a];
+      if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
       /* a product of many sizes beyond the lanes' range: for the warp one
        * value, carried as a shift when no thread index is in the term */
-      if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
       else if (uniform > LANE_VALUE_LIMIT || uniform < -LANE_VALUE_LIMIT) unknown = true;
       else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
       else if (atom == k->probe_loop) uniform *= k->probe_step;

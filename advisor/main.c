@@ -319,11 +319,6 @@ static void database_args(CXCompileCommand cmd, job *j) {
   free(dir);
 }
 
-static bool ends_with(const char *s, const char *suffix) {
-  size_t a = strlen(s), b = strlen(suffix);
-  return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* ---- folders on the command line: the .cu files inside them ---- */
 
 typedef struct name_list { char **names; int count, cap; } name_list;
@@ -348,12 +343,12 @@ static void collect_cu_files(const char *folder, name_list *out) {
   struct dirent *e;
   while ((e = readdir(dir))) {
     if (e->d_name[0] == '.') continue;
-    char *path = wl_format("%s%s%s", folder, ends_with(folder, "/") ? "" : "/", e->d_name);
+    char *path = wl_format("%s%s%s", folder, wl_ends_with(folder, "/") ? "" : "/", e->d_name);
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
       collect_cu_files(path, out);
       free(path);
-    } else if (ends_with(e->d_name, ".cu")) {
+    } else if (wl_ends_with(e->d_name, ".cu")) {
       name_list_add(out, path);
     } else {
       free(path);
@@ -409,7 +404,7 @@ static int make_jobs(cli *c, job **out, int *count) {
     for (unsigned i = 0; i < total; i++) {
       CXCompileCommand cmd = clang_CompileCommands_getCommand(all, i);
       CXString file = clang_CompileCommand_getFilename(cmd);
-      if (ends_with(clang_getCString(file), ".cu")) {
+      if (wl_ends_with(clang_getCString(file), ".cu")) {
         jobs[n].path = wl_strdup(clang_getCString(file));
         database_args(cmd, &jobs[n++]);
       }
@@ -534,7 +529,7 @@ static int changed_files(cli *c) {
   size_t cwd_len = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
   c->changed = calloc(len / 2 + 2, sizeof *c->changed);  /* a name and its NUL take 2 bytes at least */
   for (size_t at = 0; rc == 0 && at < len; at += strlen(names + at) + 1) {
-    if (!ends_with(names + at, ".cu")) continue;
+    if (!wl_ends_with(names + at, ".cu")) continue;
     char *path = wl_format("%s/%s", top, names + at);
     bool below = cwd_len && strncmp(path, cwd, cwd_len) == 0 && path[cwd_len] == '/';
     c->changed[c->changed_count++] = below ? wl_strdup(path + cwd_len + 1) : wl_strdup(path);
@@ -732,7 +727,7 @@ static int run_rules(void) {
 /* A catalog example that names a file (examples/S_1_bad.cu), as a path;
  * NULL for an example given inline. */
 static char *example_path(const char *value) {
-  return value && ends_with(value, ".cu") ? wl_format("%s/rules/%s", wl_share_dir(), value) : NULL;
+  return value && wl_ends_with(value, ".cu") ? wl_format("%s/rules/%s", wl_share_dir(), value) : NULL;
 }
 
 /* An example's text without the test suite's markers: "// expect: S_1"

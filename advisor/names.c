@@ -163,7 +163,8 @@ static ast_index *device_index_of(file_ctx *fc) {
     fc->device_index_tried = true;
     fc->device_tu = wl_parse_device_side(fc);
     if (fc->device_tu) fc->device_index = build_index(fc->device_tu);
-    if (getenv("WARPLINT_TRACE")) fprintf(stderr, "trace: device-side parse for names: %s\n", fc->device_tu ? "parsed" : "failed");
+    if (getenv("WARPLINT_TRACE"))
+      fprintf(stderr, "trace: device-side parse for names: %s\n", fc->device_tu ? "parsed" : "failed");
   }
   return fc->device_index;
 }
@@ -209,27 +210,28 @@ void ast_index_free(ast_index *x) {
   free(x);
 }
 
-/* The first place on file:line at any column, or -1. */
-static int first_place_at(const ast_index *x, unsigned long long file, unsigned line) {
-  place key = {.file = file, .line = line, .column = 0};
+/* The index of the first place not before key. */
+static int lower_bound(const ast_index *x, const place *key) {
   int lo = 0, hi = x->count;
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (compare_places(&x->places[mid], &key) < 0) lo = mid + 1;
+    if (compare_places(&x->places[mid], key) < 0) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/* The first place on file:line at any column, or -1. */
+static int first_place_at(const ast_index *x, unsigned long long file, unsigned line) {
+  place key = {.file = file, .line = line, .column = 0};
+  int lo = lower_bound(x, &key);
   return lo < x->count && x->places[lo].file == file && x->places[lo].line == line ? lo : -1;
 }
 
 /* The first indexed cursor at exactly file:line:column, its range in *n. */
 static const place *places_at(ast_index *x, CXFile file, unsigned line, unsigned column, int *n) {
   place key = {.file = file_key(file), .line = line, .column = column};
-  int lo = 0, hi = x->count;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (compare_places(&x->places[mid], &key) < 0) lo = mid + 1;
-    else hi = mid;
-  }
+  int lo = lower_bound(x, &key);
   *n = 0;
   while (lo + *n < x->count && compare_places(&x->places[lo + *n], &key) == 0) ++*n;
   return &x->places[lo];
@@ -584,14 +586,15 @@ bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned acce
       continue;
     child_list l = children(p->cursor);
     if (l.n < 1 || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt) continue;
-    bool subscript = false;
-    clang_visitChildren(l.c[l.n - 1], find_subscript, &subscript);
     child_list body = children(l.c[l.n - 1]);
     /* a free function: a load wrapper's one return (a store helper such
      * as `*c = alpha * acc` stays where it writes: one report, not one
      * per call) */
-    if (!method && (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)) continue;
-    if (body.n <= 2 && !subscript) return true;
+    if (body.n > 2 || (!method && (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)))
+      continue;
+    bool subscript = false;
+    clang_visitChildren(l.c[l.n - 1], find_subscript, &subscript);
+    if (!subscript) return true;
   }
   return false;
 }

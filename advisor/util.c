@@ -19,6 +19,11 @@ char *wl_strdup(const char *s) {
   return memcpy(checked(malloc(n)), s, n);
 }
 
+bool wl_ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
 char *wl_format(const char *fmt, ...) {
   va_list ap, copy;
   va_start(ap, fmt);

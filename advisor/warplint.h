@@ -241,5 +241,6 @@ void wl_local_verdicts(const char *path, const char *const *args, int arg_count,
 /* Small helpers. */
 char *wl_strdup(const char *s);
 char *wl_format(const char *fmt, ...);
+bool wl_ends_with(const char *s, const char *suffix);
 
 #endif
