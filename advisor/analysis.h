@@ -131,6 +131,7 @@ typedef struct lane_model {
   long long stride_value;
   bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
   bool probed;                   /* ... with run-time sizes given the probe's values: no stride to quote */
+  bool first_turn;               /* ... on the first turn of the loops around the access */
 } lane_model;
 
 typedef struct access_info {
@@ -480,6 +481,10 @@ bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
  * body is one such return, a load wrapper) is declared on that line;
  * access_line is the line in it of the access asked about. */
 bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned access_line);
+/* Where the kernel (as written, helpers aside) subscripts decl, when it
+ * does so once in that direction: the place of an access the compiler kept
+ * no line for (a loop of one turn folded away). */
+bool ir_sole_access(const ir_scope *s, CXCursor decl, bool write, CXFile *file, unsigned *line, unsigned *column);
 /* The counter of the innermost loop around file:line:column, or false. */
 bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
 /* The file of that path when it is the user's (parsed, not a system

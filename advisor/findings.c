@@ -73,6 +73,9 @@ wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
                                               x->call_line));
     free(kernel_file);
   }
+  if (x->lanes.first_turn)
+    add_note(f, x->line, x->column, wl_strdup("the lanes as on the first turn of the loop around it: a value the "
+                                              "loop changes each turn (offset *= 2) is taken as it enters"));
   /* Sectors and lines only: which bank a lane hits (shared) depends on the
    * size itself, not only on its being large. */
   if (!f->warp.known && (a->space == SP_GLOBAL || a->space == SP_TEXTURE))

@@ -274,6 +274,75 @@ bool launch_syntax(CXCursor c, child_list *l) {
   return is_launch;
 }
 
+static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor kernel, bool check, CXCursor callee) {
+  launch_info li;
+  memset(&li, 0, sizeof li);
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
+  if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
+  li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
+  li.kernel = kernel;
+  li.device_name = device_name(kernel);
+  unsigned branch_line;
+  li.known = block_shape(clang_Cursor_getArgument(config, 1), launch, li.block, &branch_line);
+  if (check && li.known && in_file(launch, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
+  GROW(fc->launches, fc->launch_count, fc->launch_cap);
+  fc->launches[fc->launch_count++] = li;
+}
+
+/* The kernels a function pointer launched with <<<...>>> is given in its
+ * function (kernel = &transposeNaive; ... kernel<<<grid, threads>>>): each
+ * launched with that shape. Those given before an earlier launch of the
+ * pointer were that launch's. */
+typedef struct pointer_targets {
+  CXCursor var;
+  unsigned launch;               /* the launch's offset */
+  unsigned previous;             /* the last launch of var before it, 0 */
+  CXCursor kernels[16];
+  unsigned at[16];               /* where each was given */
+  int count;
+} pointer_targets;
+
+static unsigned offset_of(CXCursor c) {
+  unsigned offset;
+  clang_getExpansionLocation(clang_getCursorLocation(c), NULL, NULL, NULL, &offset);
+  return offset;
+}
+
+static void add_target(pointer_targets *t, CXCursor value, unsigned at) {
+  value = strip(value);
+  if (clang_getCursorKind(value) == CXCursor_UnaryOperator) {
+    child_list l = children(value);
+    if (l.n != 1) return;
+    value = strip(l.c[0]);
+  }
+  if (clang_getCursorKind(value) != CXCursor_DeclRefExpr || at >= t->launch) return;
+  CXCursor f = clang_getCursorReferenced(value);
+  if (clang_getCursorKind(f) == CXCursor_FunctionDecl && has_attr(f, CXCursor_CUDAGlobalAttr) && t->count < 16) {
+    t->at[t->count] = at;
+    t->kernels[t->count++] = f;
+  }
+}
+
+static bool refers_to(CXCursor c, CXCursor var) {
+  c = strip(c);
+  return clang_getCursorKind(c) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(c), var);
+}
+
+static enum CXChildVisitResult find_targets(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  pointer_targets *t = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  child_list l;
+  if (launch_syntax(c, &l) && refers_to(l.c[0], t->var) && offset_of(c) < t->launch && offset_of(c) > t->previous)
+    t->previous = offset_of(c);
+  l = children(c);
+  if (k == CXCursor_VarDecl && clang_equalCursors(c, t->var) && l.n >= 1) add_target(t, l.c[l.n - 1], offset_of(c));
+  if (k == CXCursor_BinaryOperator && clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign && l.n == 2 &&
+      refers_to(l.c[0], t->var))
+    add_target(t, l.c[1], offset_of(c));
+  return CXChildVisit_Recurse;
+}
+
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
   file_ctx *fc = d;
   /* what a precompiled header holds has no launch (host_pch.c made sure) */
@@ -283,20 +352,19 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
   if (!launch_syntax(c, &l)) return CXChildVisit_Recurse;
   CXCursor callee = strip(l.c[0]);
   CXCursor kernel = clang_getCursorReferenced(callee);
-  if (!clang_Cursor_isNull(kernel) && clang_Cursor_getNumArguments(l.c[1]) >= 2) {
-    launch_info li;
-    memset(&li, 0, sizeof li);
-    CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
-    if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
-    li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
-    li.kernel = kernel;
-    li.device_name = device_name(kernel);
-    unsigned branch_line;
-    li.known = block_shape(clang_Cursor_getArgument(l.c[1], 1), c, li.block, &branch_line);
-    if (li.known && in_file(c, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
-    GROW(fc->launches, fc->launch_count, fc->launch_cap);
-    fc->launches[fc->launch_count++] = li;
+  if (clang_Cursor_isNull(kernel) || clang_Cursor_getNumArguments(l.c[1]) < 2) return CXChildVisit_Recurse;
+  if (clang_getCursorKind(kernel) != CXCursor_VarDecl) {
+    add_launch(fc, c, l.c[1], kernel, true, callee);
+    return CXChildVisit_Recurse;
   }
+  pointer_targets t = {.var = kernel, .launch = offset_of(c)};
+  clang_visitChildren(clang_getCursorSemanticParent(kernel), find_targets, &t);
+  bool first = true;
+  for (int i = 0; i < t.count; i++)
+    if (t.at[i] > t.previous) {
+      add_launch(fc, c, l.c[1], t.kernels[i], first, callee);
+      first = false;
+    }
   return CXChildVisit_Recurse;
 }
 

@@ -151,6 +151,7 @@ typedef struct ir_kernel {
   LLVMValueRef *addresses;       /* per access of k: its address in the device code */
   int address_cap;
   int depth;
+  int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
 } ir_kernel;
 
 /* ---- the control-flow graph: dominators and loops ---- */
@@ -683,7 +684,9 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   enum { MAX_ARMS = 32 };
   const poly *arms[MAX_ARMS];
   int from[MAX_ARMS], bases[MAX_ARMS], count = 0;
-  bool varying = false, cycle = false, block_dep = false, busy[MAX_ARMS];
+  /* data: an arm is a value loaded per lane (a hash's state entering its
+   * rounds), which stays one through the join */
+  bool varying = false, cycle = false, block_dep = false, data = false, busy[MAX_ARMS];
   r->busy = true;
   for (unsigned i = 0; i < n && count < MAX_ARMS; i++) {
     const ir_value *v = value_of(ik, LLVMGetIncomingValue(phi, i));
@@ -692,6 +695,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
     busy[count] = v->busy;
     bases[count++] = v->base;
     varying = varying || (!v->busy && !uniform(ik, &v->p));
+    data = data || (!v->busy && v->p.unknown && v->p.data_dependent);
     cycle = cycle || v->busy;
     block_dep = block_dep || per_block(ik->k, &v->p);
   }
@@ -707,7 +711,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
     }
   }
   if (loop >= 0) {
-    if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, false);
+    if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, data);
     else uniform_atom(ik, "(loop value)", block_dep, false, &r->p);
     return;
   }
@@ -731,7 +735,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
       if (from[i] < 0 || from[j] < 0 || (!arms[i]->unknown && !arms[j]->unknown && poly_equal(arms[i], arms[j])))
         continue;
       LLVMValueRef cond = branch_condition(ik, intersect(ik, from[i], from[j]));
-      if (cond && !uniform(ik, int_of(ik, cond))) { lane_varying(&r->p, false); return; }
+      if (cond && !uniform(ik, int_of(ik, cond))) { lane_varying(&r->p, data); return; }
       if (cond) block_dep = block_dep || per_block(ik->k, int_of(ik, cond));
     }
   uniform_join(ik, arms, count, block_dep, &r->p);
@@ -1176,6 +1180,7 @@ static enum CXBinaryOperatorKind compare_kind(LLVMIntPredicate p) {
 }
 
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
+static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 
 /* (x << c) >> c, arithmetic: the compiler's sign extension of x's low
  * 64 - c bits (an int index computed in 64 bits, (int)(tid / ny)); x
@@ -1197,14 +1202,46 @@ static bool sign_extension(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *o
 
 /* v's value (an integer, or a pointer's byte offset from its base) for
  * each lane of warp w, with a uniform unknown carried as `shifted`. */
+/* On the first turn of a loop around the access being evaluated, a value
+ * of the loop's header (offset *= 2, d >>= 1: no counter the polynomial
+ * can carry) is the one it enters the loop with. */
+static LLVMValueRef first_turn_value(ir_kernel *ik, LLVMValueRef phi) {
+  int b = block_index(ik, phi), at = ik->first_turn - 1;
+  for (int l = 0; l < ik->loop_count; l++) {
+    if (ik->loops[l].header != b || !ik->loops[l].body[at]) continue;
+    LLVMValueRef entry = NULL;
+    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+      if (ik->loops[l].body[map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i))]) continue;
+      if (entry && entry != LLVMGetIncomingValue(phi, i)) return NULL;
+      entry = LLVMGetIncomingValue(phi, i);
+    }
+    return entry;
+  }
+  return NULL;
+}
+
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
+  if (ik->first_turn && LLVMIsAPHINode(v) && depth <= 24) {
+    LLVMValueRef entry = first_turn_value(ik, v);
+    if (entry) return ir_lanes(ik, entry, warp, out, depth + 1);
+  }
   const ir_value *r = value_of(ik, v);
-  if (!r->p.unknown) return poly_lanes(ik->k, &r->p, warp, out);
+  if (!r->p.unknown) {
+    if (poly_lanes(ik->k, &r->p, warp, out)) return true;
+    /* a loop's value times a lane's (offset * (2 * k + 1)): from the
+     * operands, where the loop's value is its first turn's */
+    return ik->first_turn && depth <= 24 && LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth);
+  }
   if (ik->k->probe_uniform && !r->p.lane_varying) {     /* a uniform unknown: the probe's value */
     lanes_fill(out, ik->k->probe_uniform, false);
     return true;
   }
   if (!r->evaluable || depth > 24 || !LLVMIsAInstruction(v)) return false;
+  return operand_lanes(ik, v, warp, out, depth);
+}
+
+/* v's lanes from its operands' (an instruction that is no polynomial). */
+static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   lane_vals a, b, c;
   switch (op) {
@@ -1434,6 +1471,23 @@ static bool address_location(ir_kernel *ik, LLVMValueRef address, CXFile *file, 
   return false;
 }
 
+/* Where the kernel subscripts the parameter or variable of base b once in
+ * that direction: the place of an access with no line at all (a loop of
+ * one turn, folded, keeps none; nor does what is computed for it). */
+static bool declared_location(ir_kernel *ik, const ir_base *b, bool write, CXFile *file, unsigned *line,
+                              unsigned *column) {
+  CXCursor decl = clang_getNullCursor();
+  if (b->kind == BASE_ARG) {
+    decl = ir_param_cursor(ik->scope, b->arg);
+  } else if (b->kind == BASE_GLOBAL) {
+    char name[128];
+    size_t len;
+    plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
+    decl = ir_variable_named(ik->scope, name, b->space);
+  }
+  return ir_sole_access(ik->scope, decl, write, file, line, column);
+}
+
 /* The source at file:line:column is an expression that names an array or
  * a variable (an element read, or an operator on one), not a statement
  * such as a loop's header. */
@@ -1605,6 +1659,14 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
       k->probe_uniform = k->probe_block = 0;
       m->probed = m->kind != LANE_UNKNOWN;
     }
+    /* a value the loop changes in no way the polynomial carries (offset *=
+     * 2 in a scan's up-sweep): the pattern of the loop's first turn */
+    if (m->kind == LANE_UNKNOWN && x->loop_count > 0) {
+      ik->first_turn = x->region + 1;
+      model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
+      ik->first_turn = 0;
+      m->first_turn = m->kind != LANE_UNKNOWN;
+    }
   }
   if (m->kind == LANE_CONCRETE && count_distinct_active(m->offset, m->active) == 1) m->kind = LANE_UNIFORM;
 }
@@ -1689,7 +1751,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
    * (not a loop's header, where the compiler hoisted it to) */
   if (!user_location(ik, inst, &file, &line, &column) &&
       !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
-      !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)))
+      !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
+      !declared_location(ik, &ik->bases[at->base], (mode & M_WRITE) != 0, &file, &line, &column))
     return;
   int block = block_index(ik, inst);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);

@@ -15,8 +15,15 @@
 
 #include <string.h>
 
-/* Keeps products of small indices far from overflow. */
-#define LANE_VALUE_LIMIT (1LL << 40)
+/* Far below int64's range, so that sums of a warp's terms cannot
+ * overflow; products are checked against it before they are kept (a 4-d
+ * tensor's permuted index multiplies four run-time sizes). */
+#define LANE_VALUE_LIMIT (1LL << 52)
+
+/* a * b, false when it leaves the lanes' range. */
+static bool mul_in_range(long long a, long long b, long long *out) {
+  return !__builtin_mul_overflow(a, b, out) && *out <= LANE_VALUE_LIMIT && *out >= -LANE_VALUE_LIMIT;
+}
 
 bool is_thread_atom(int a) { return a == ATOM_TX || a == ATOM_TY || a == ATOM_TZ; }
 
@@ -150,23 +157,24 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     long long uniform = t->coef;
     for (int a = 0; a < t->degree; a++) {
       int atom = t->atoms[a];
+      long long by = 1;
       if (thread_atom(k, atom)) thread = thread || lane_atom(k, atom);
-      /* a product of many sizes beyond the lanes' range: for the warp one
-       * value, carried as a shift when no thread index is in the term */
-      else if (uniform > LANE_VALUE_LIMIT || uniform < -LANE_VALUE_LIMIT) unknown = true;
-      else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) uniform *= k->block[atom - ATOM_BDX];
-      else if (atom == k->probe_loop) uniform *= k->probe_step;
-      else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) uniform *= k->probe_block;
-      else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) uniform *= k->block[atom - ATOM_BDX];
+      else if (unknown) continue;
+      else if (atom >= ATOM_BDX && atom <= ATOM_BDZ && k->block_known) by = k->block[atom - ATOM_BDX];
+      else if (atom == k->probe_loop) by = k->probe_step;
+      else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) by = k->probe_block;
+      else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) by = k->block[atom - ATOM_BDX];
       else if (k->probe_uniform && k->atoms[atom].flag) continue;          /* a flag: 1 */
       /* a loop's counter on its second turn: a grid-stride loop's counter
        * times the probe's sizes would leave no room for an index split
        * into several sizes ((index / W / H) % batch * H * W) */
       else if (k->probe_uniform && k->atoms[atom].kind == ATOMK_LOOP) continue;
-      else if (k->probe_uniform && !is_thread_atom(atom)) uniform *= k->probe_uniform + 8 * atom;
+      else if (k->probe_uniform && !is_thread_atom(atom)) by = k->probe_uniform + 8 * atom;
       else unknown = true;
+      /* a product of many sizes beyond the lanes' range: for the warp one
+       * value, carried as a shift when no thread index is in the term */
+      if (!unknown && !mul_in_range(uniform, by, &uniform)) unknown = true;
     }
-    unknown = unknown || uniform > LANE_VALUE_LIMIT || uniform < -LANE_VALUE_LIMIT;
     if (unknown) {
       if (thread) return false;              /* the lanes' pattern depends on the unknown */
       out->shifted = true;                   /* a warp's number times an unknown: one shift */
@@ -175,7 +183,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
     for (int l = 0; l < 32; l++) {
       long long v = uniform, x;
       for (int a = 0; a < t->degree; a++)
-        if (thread_atom_value(k, t->atoms[a], 32 * warp + l, &x)) v *= x;
+        if (thread_atom_value(k, t->atoms[a], 32 * warp + l, &x) && !mul_in_range(v, x, &v)) return false;
       out->v[l] += v;
     }
   }
@@ -244,9 +252,10 @@ bool lanes_mul(const lane_vals *a, const lane_vals *b, lane_vals *out) {
     return true;
   }
   if ((a->shifted && !lanes_invariant(b)) || (b->shifted && !lanes_invariant(a))) return false;
-  for (int l = 0; l < 32; l++) out->v[l] = a->v[l] * b->v[l];
+  for (int l = 0; l < 32; l++)
+    if (!mul_in_range(a->v[l], b->v[l], &out->v[l])) return false;
   out->shifted = a->shifted || b->shifted;
-  return lanes_in_range(out, -LANE_VALUE_LIMIT);
+  return true;
 }
 
 /* A comparison lane by lane; a uniform unknown on either side leaves it

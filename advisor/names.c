@@ -598,3 +598,63 @@ bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned acce
   }
   return false;
 }
+
+/* ---- an access the device code kept no line for ---- */
+
+typedef struct sole_access {
+  CXCursor decl;
+  bool write;                    /* the direction asked about */
+  int count;
+  CXCursor found;
+} sole_access;
+
+/* Whether subscript c, whose parent is parent, is written (the left of =,
+ * or updated in place) and whether it is read (anything but a plain =). */
+static void directions(CXCursor c, CXCursor parent, bool *written, bool *read) {
+  enum CXCursorKind pk = clang_getCursorKind(parent);
+  /* the left operand starts where its operator expression does */
+  unsigned at, parent_at;
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, NULL, &at);
+  clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(parent)), NULL, NULL, NULL, &parent_at);
+  bool left = at == parent_at;
+  *written = false;
+  *read = true;
+  if (pk == CXCursor_BinaryOperator && left && clang_getCursorBinaryOperatorKind(parent) == CXBinaryOperator_Assign) {
+    *written = true;
+    *read = false;
+  } else if (pk == CXCursor_CompoundAssignOperator && left) {
+    *written = true;
+  } else if (pk == CXCursor_UnaryOperator) {
+    enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(parent);
+    *written = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
+               op == CXUnaryOperator_PreDec;
+    /* &a[i]: an address handed on (atomicAdd's), which may write it */
+    if (op == CXUnaryOperator_AddrOf) *written = true;
+  }
+}
+
+static enum CXChildVisitResult count_access(CXCursor c, CXCursor parent, CXClientData d) {
+  sole_access *s = d;
+  if (clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr) return CXChildVisit_Recurse;
+  char name[128];
+  CXCursor written_at;
+  bool field = false;
+  CXCursor base = base_of(c, false, name, sizeof name, &written_at, &field);
+  if (clang_Cursor_isNull(base) || !clang_equalCursors(base, s->decl)) return CXChildVisit_Recurse;
+  bool written, read;
+  directions(c, parent, &written, &read);
+  if (s->write ? written : read) {
+    s->count++;
+    s->found = c;
+  }
+  return CXChildVisit_Continue;
+}
+
+bool ir_sole_access(const ir_scope *s, CXCursor decl, bool write, CXFile *file, unsigned *line, unsigned *column) {
+  if (clang_Cursor_isNull(decl)) return false;
+  sole_access a = {.decl = decl, .write = write};
+  clang_visitChildren(s->kernel, count_access, &a);
+  if (a.count != 1) return false;
+  clang_getExpansionLocation(clang_getCursorLocation(a.found), file, line, column, NULL);
+  return *file && *line > 0;
+}
