@@ -32,10 +32,17 @@
 #include "device.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <pthread.h>
 #include <string.h>
 #include <strings.h>
 
-#define IR_MAX_DEPTH 64
+/* Values are followed through the device code recursively, as deep as a
+ * cipher's rounds chain them (bitcracker's SHA-256 and AES: 1,543 levels
+ * of about 5 KB of stack each), on a thread whose stack holds this many;
+ * where no such thread can be made, as deep as a default stack holds. */
+#define IR_MAX_DEPTH 16384
+#define IR_STACK_BYTES (256u << 20)
+#define IR_SHALLOW_DEPTH 64
 /* The value run-time sizes take where lanes are evaluated under the probe
  * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
 #define PROBE_SIZE 4104
@@ -152,6 +159,7 @@ typedef struct ir_kernel {
   int address_cap;
   int depth;
   int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
+  int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
 } ir_kernel;
 
 /* ---- the control-flow graph: dominators and loops ---- */
@@ -1106,7 +1114,7 @@ static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
   memset(&scratch, 0, sizeof scratch);
   scratch.base = -1;
   scratch.pointer = is_pointer(v);
-  if (ik->depth > IR_MAX_DEPTH) {          /* too deep to follow: unknown, taken to vary */
+  if (ik->depth > ik->max_depth) {         /* too deep to follow: unknown, taken to vary */
     lane_varying(&scratch.p, false);
     ir_value *r = slot(ik, v);
     *r = scratch;
@@ -2397,15 +2405,9 @@ static void find_neighbour_reuse(ir_kernel *ik) {
 
 /* ---- the kernel ---- */
 
-void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
-  LLVMValueRef fn = function;
-  ir_kernel ik;
-  memset(&ik, 0, sizeof ik);
-  ik.k = k;
-  ik.code = code;
-  ik.fn = fn;
-  ik.scope = scope;
-  if (!LLVMGetFirstBasicBlock(fn)) return;
+static void analyze(ir_kernel *given) {
+  ir_kernel ik = *given;
+  if (!LLVMGetFirstBasicBlock(ik.fn)) return;
   build_cfg(&ik);
   find_divergent_exits(&ik);
   reach_blocks(&ik);
@@ -2438,6 +2440,35 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
   free(ik.addresses);
   map_free(&ik.block_of);
   map_free(&ik.value_of);
+}
+
+static void *analyze_thread(void *ik) {
+  analyze(ik);
+  return NULL;
+}
+
+void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir_scope *scope) {
+  ir_kernel ik;
+  memset(&ik, 0, sizeof ik);
+  ik.k = k;
+  ik.code = code;
+  ik.fn = function;
+  ik.scope = scope;
+  ik.max_depth = IR_MAX_DEPTH;
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool threaded = false;
+  if (pthread_attr_init(&attr) == 0) {
+    threaded = pthread_attr_setstacksize(&attr, IR_STACK_BYTES) == 0 &&
+               pthread_create(&thread, &attr, analyze_thread, &ik) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (threaded) {
+    pthread_join(thread, NULL);
+  } else {
+    ik.max_depth = IR_SHALLOW_DEPTH;
+    analyze(&ik);
+  }
 }
 
 /* The file's kernel functions by the place of their definition (file,
