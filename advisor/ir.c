@@ -1735,13 +1735,16 @@ static bool poly_split_constant(const poly *p, long long *c) {
   return true;
 }
 
-/* A table of the CUDA math library (__cudart_i2opi_f, read by sinf's slow
- * path), not the user's data. */
-static bool implementation_table(const ir_base *b) {
-  if (b->kind != BASE_GLOBAL || b->space == SP_SHARED) return false;
+/* A variable a library declares (curand's precalc_xorwow_matrix, read by
+ * curand_init; the math library's __cudart_i2opi_f, read by sinf's slow
+ * path): no variable of that name in the user's files. Its placement is
+ * the library's, not the user's to change. */
+static bool library_global(ir_kernel *ik, const ir_base *b) {
+  if (b->kind != BASE_GLOBAL) return false;
+  char name[128];
   size_t len;
-  const char *name = LLVMGetValueName2(b->value, &len);
-  return strncmp(name, "__cudart_", 9) == 0 || strncmp(name, "__nv_", 5) == 0 || strncmp(name, "__internal", 10) == 0;
+  plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
+  return clang_Cursor_isNull(ir_variable_named(ik->scope, name, b->space));
 }
 
 static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long shift, long long width,
@@ -1751,7 +1754,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   if (at->base < 0) return;
   int kind = ik->bases[at->base].kind;
   bool local = kind == BASE_ALLOCA;
-  if (kind == BASE_BYVAL || kind == BASE_BUILTIN || implementation_table(&ik->bases[at->base])) return;
+  if (kind == BASE_BYVAL || kind == BASE_BUILTIN || library_global(ik, &ik->bases[at->base])) return;
   CXFile file;
   unsigned line, column;
   /* with no line of its own: a load where its value is used, a store where
