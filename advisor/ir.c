@@ -1580,6 +1580,11 @@ static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long
   return k->array_count++;
 }
 
+static bool void_pointer(CXCursor decl) {
+  CXType t = clang_getCanonicalType(clang_getCursorType(decl));
+  return t.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Void;
+}
+
 /* The array an access through base b is to, registered on first use:
  * its declaration from the AST (the parameter, the variable of that name,
  * the array named at the access), else one named as the access writes it. */
@@ -1623,6 +1628,12 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
   /* the space is the device code's: a pointer parameter handed shared memory
    * cannot happen in a kernel, but a __device__ array is global */
   if (ik->k->arrays[a].space != b->space && b->space != SP_GLOBAL) ik->k->arrays[a].space = b->space;
+  /* a void * the kernel casts (TensorRT's plugins take every buffer so):
+   * its element is what the device code reads through it */
+  if (!clang_Cursor_isNull(decl) && void_pointer(decl)) {
+    ik->k->arrays[a].elem_size = width;
+    ik->k->arrays[a].size_assumed = false;
+  }
   b->array = a;
   return a;
 }
