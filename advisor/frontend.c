@@ -26,6 +26,66 @@ typedef struct shape_search {
 
 static bool var_at_launch(CXCursor var, unsigned before, int depth, long long *value, unsigned *branch_line);
 
+/* The values a function template's non-type parameter takes where the
+ * file instantiates it (argMaxGroup<32>(...), template void run<64>()). */
+typedef struct template_uses {
+  CXCursor owner;                /* the function template */
+  int index;                     /* the parameter's position */
+  long long value;
+  int values;                    /* distinct values seen: 0, 1, or 2 for more */
+} template_uses;
+
+static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  template_uses *u = d;
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  CXCursor f = k == CXCursor_FunctionDecl ? c
+               : k == CXCursor_DeclRefExpr || k == CXCursor_CallExpr ? clang_getCursorReferenced(c)
+                                                                      : clang_getNullCursor();
+  if (!clang_Cursor_isNull(f) && clang_equalCursors(clang_getSpecializedCursorTemplate(f), u->owner) &&
+      clang_Cursor_getNumTemplateArguments(f) > u->index &&
+      clang_Cursor_getTemplateArgumentKind(f, (unsigned)u->index) == CXTemplateArgumentKind_Integral) {
+    long long v = clang_Cursor_getTemplateArgumentValue(f, (unsigned)u->index);
+    if (u->values == 0 || v != u->value) u->values++;
+    u->value = v;
+  }
+  return u->values > 1 ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult count_parameter(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  int *n = d;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_TemplateTypeParameter || k == CXCursor_NonTypeTemplateParameter ||
+      k == CXCursor_TemplateTemplateParameter)
+    ++*n;
+  return CXChildVisit_Continue;
+}
+
+/* A launch's size that is a non-type parameter of the host function
+ * template launching it (template <int Threads> ... dim3 threads =
+ * {Threads, 1, 1}): its value where every instance the file makes agrees. */
+static bool template_parameter_value(CXCursor parameter, long long *v) {
+  template_uses u = {.owner = clang_getCursorSemanticParent(parameter)};
+  if (clang_getCursorKind(u.owner) != CXCursor_FunctionTemplate) return false;
+  /* its position: the parameters declared before it */
+  unsigned at;
+  clang_getExpansionLocation(clang_getCursorLocation(parameter), NULL, NULL, NULL, &at);
+  child_list l = children(u.owner);
+  u.index = 0;
+  for (int i = 0; i < l.n; i++) {
+    unsigned here;
+    clang_getExpansionLocation(clang_getCursorLocation(l.c[i]), NULL, NULL, NULL, &here);
+    if (here < at) count_parameter(l.c[i], u.owner, &u.index);
+  }
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(parameter);
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), find_instances, &u);
+  if (u.values != 1) return false;
+  *v = u.value;
+  return true;
+}
+
 /* A compile-time constant, or a local integer variable whose value at the
  * launch is one (int n = 1 << 5; ... dim3 block(n)). */
 static bool launch_value(CXCursor c, unsigned before, int depth, long long *v, unsigned *branch_line) {
@@ -33,6 +93,7 @@ static bool launch_value(CXCursor c, unsigned before, int depth, long long *v, u
   c = strip(c);
   if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || depth > 2 || before == 0) return false;
   CXCursor d = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return template_parameter_value(d, v);
   if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
   enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
   if (t < CXType_Char_U || t > CXType_LongLong) return false;
