@@ -685,8 +685,38 @@ static void uniform_join(ir_kernel *ik, const poly *const *arms, int n, bool blo
  * iterations); a value leaving a loop; or a join after a branch, which is
  * lane-varying when the branch deciding between two different incoming
  * values (the nearest common dominator of their blocks) is. */
+/* The incoming value of phi from block from, or NULL. */
+static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef from) {
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
+    if (LLVMGetIncomingBlock(phi, i) == from) return LLVMGetIncomingValue(phi, i);
+  return NULL;
+}
+
+/* A widened twin of another phi of its block: on every edge a sign or
+ * zero extension of the other's value (the optimiser keeps a grid-stride
+ * loop's int counter and its 64-bit copy for a size_t bound apart): the
+ * other's value. */
+static bool twin_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
+  unsigned n = LLVMCountIncoming(phi);
+  for (LLVMValueRef q = LLVMGetFirstInstruction(LLVMGetInstructionParent(phi)); q && LLVMIsAPHINode(q);
+       q = LLVMGetNextInstruction(q)) {
+    bool twin = q != phi && LLVMCountIncoming(q) == n;
+    for (unsigned i = 0; i < n && twin; i++) {
+      LLVMValueRef mine = LLVMGetIncomingValue(phi, i), theirs = incoming_from(q, LLVMGetIncomingBlock(phi, i));
+      twin = theirs && (LLVMIsASExtInst(mine) || LLVMIsAZExtInst(mine)) && LLVMGetOperand(mine, 0) == theirs;
+    }
+    if (!twin) continue;
+    const ir_value *other = value_of(ik, q);
+    if (other->busy) return false;
+    r->p = other->p;
+    r->evaluable = other->evaluable;
+    return true;
+  }
+  return false;
+}
+
 static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
-  if (counter_phi(ik, phi, r)) return;
+  if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
   unsigned n = LLVMCountIncoming(phi);
   int block = block_index(ik, phi), loop = loop_of_header(ik, block);
   enum { MAX_ARMS = 32 };
