@@ -227,7 +227,10 @@ bool lanes_exact_op(enum CXBinaryOperatorKind op, const lane_vals *a, const lane
     lanes_fill(out, 0, true);
     return true;
   }
-  if (!lanes_in_range(a, 0) || !lanes_in_range(b, 0)) return false;
+  /* x & -32 rounds a non-negative x down (two's complement, as the
+   * device's): the mask may be negative */
+  bool mask = op == CXBinaryOperator_And && lanes_in_range(b, -LANE_VALUE_LIMIT);
+  if (!lanes_in_range(a, 0) || !(mask || lanes_in_range(b, 0))) return false;
   for (int l = 0; l < 32; l++) {
     long long x = a->v[l], y = b->v[l];
     switch (op) {
