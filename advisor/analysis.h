@@ -73,6 +73,9 @@ typedef struct atom_info {
   int quotient_entry;            /* ATOMK_QUOTIENT: its entry in kernel_ctx.quotients */
   bool from_threads;             /* a thread index divided by a run-time size (threadIdx.x / coop):
                                     taken as one value per warp, but the warps of a block differ */
+  bool loop_carried;             /* ATOMK_UNIFORM: a value a loop changes each turn in a way no counter
+                                    carries, or loads each turn from an address that moves (the next
+                                    reference box of an NMS while loop) */
 } atom_info;
 
 /* ATOMK_QUOTIENT: a polynomial of the thread indices divided by a constant,
@@ -342,6 +345,10 @@ bool member_offset(CXCursor member, long long *bytes);
 long long subscript_step(const kernel_ctx *k, int array, CXCursor subscript);
 bool unroll_known(kernel_ctx *k, CXCursor c, int depth);
 bool uses_loop_atom(const kernel_ctx *k, const poly *p);
+/* Whether p changes with a loop's turns: a counter's atom, or a value a
+ * loop carries or loads anew each turn without a counter (an NMS loop's
+ * next reference box). */
+bool moves_with_loop(const kernel_ctx *k, const poly *p);
 bool uses_index_atoms(const kernel_ctx *k, const poly *p);
 /* Whether a condition comes out alike for the lanes of a warp (every value
  * it compares known and lane-independent); *per_block set when it may

@@ -202,7 +202,7 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a)) return;
   if (x->neighbour_reuse) { check_s5_neighbours(k, x, a); return; }
-  if (x->off.unknown || !uses_loop_atom(k, &x->off) || !uses_index_atoms(k, &x->off)) return;
+  if (x->off.unknown || !moves_with_loop(k, &x->off) || !uses_index_atoms(k, &x->off)) return;
   if (check_stencil_reuse(k, x, a)) return;
   if (x->reuse < 2) return;
   char dims[64] = "", free_of[64] = "";

@@ -586,6 +586,12 @@ bool uses_loop_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+bool moves_with_loop(const kernel_ctx *k, const poly *p) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if ((k->atoms[a].kind == ATOMK_LOOP || k->atoms[a].loop_carried) && poly_uses_atom(p, a)) return true;
+  return false;
+}
+
 /* Whether p depends on a thread or block index, or on a value that may
  * differ between blocks (per_block): then p is not the same for the grid. */
 bool uses_index_atoms(const kernel_ctx *k, const poly *p) {

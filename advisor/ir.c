@@ -750,7 +750,10 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   }
   if (loop >= 0) {
     if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, data);
-    else uniform_atom(ik, "(loop value)", block_dep, false, &r->p);
+    else {
+      uniform_atom(ik, "(loop value)", block_dep, false, &r->p);
+      ik->k->atoms[r->p.terms[0].atoms[0]].loop_carried = true;
+    }
     return;
   }
   if (count == 1) {
@@ -985,6 +988,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   if (at_uniform) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
+    ik->k->atoms[r->p.terms[0].atoms[0]].loop_carried = moves_with_loop(ik->k, &addr->p);
     return;
   }
   poly_unknown(&r->p, true);
