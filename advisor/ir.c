@@ -680,11 +680,6 @@ static void uniform_join(ir_kernel *ik, const poly *const *arms, int n, bool blo
   poly_add(out, &lane0, &u, 1);
 }
 
-/* A phi: a loop counter; a value carried around a loop (lane-varying
- * when its start or update is, or when lanes leave the loop at different
- * iterations); a value leaving a loop; or a join after a branch, which is
- * lane-varying when the branch deciding between two different incoming
- * values (the nearest common dominator of their blocks) is. */
 /* The incoming value of phi from block from, or NULL. */
 static LLVMValueRef incoming_from(LLVMValueRef phi, LLVMBasicBlockRef from) {
   for (unsigned i = 0; i < LLVMCountIncoming(phi); i++)
@@ -715,6 +710,11 @@ static bool twin_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   return false;
 }
 
+/* A phi: a loop counter; a value carried around a loop (lane-varying
+ * when its start or update is, or when lanes leave the loop at different
+ * iterations); a value leaving a loop; or a join after a branch, which is
+ * lane-varying when the branch deciding between two different incoming
+ * values (the nearest common dominator of their blocks) is. */
 static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
   unsigned n = LLVMCountIncoming(phi);
