@@ -144,6 +144,8 @@ typedef struct access_info {
   bool size_assumed;             /* the element's type was unknown: width assumed */
   poly off;                      /* byte offset into the array */
   bool data_dependent;           /* unknown because it depends on loaded values */
+  bool lane_walk;                /* ... as each lane's own start, loaded outside the loop, plus the loop's
+                                    walk (data = keys + offsets[i]; data[j]): each lane walks its own span */
   bool unroll_known;             /* the index is a constant once loops are unrolled */
   lane_model lanes;
   lane_model padded;             /* shared 2-D arrays: the lanes with the last dimension padded by one */

@@ -86,9 +86,29 @@ static const access_info *transpose_partner(const kernel_ctx *k, const access_in
   return NULL;
 }
 
+/* Each lane walks its own span from a start it loads (a hash over its own
+ * key, a CSR row per thread): at each step the lanes are as far apart as
+ * their spans. */
+static void lane_walk(kernel_ctx *k, access_info *x, array_info *a) {
+  append_pattern(a, "each lane walks its own span");
+  wl_finding *f = new_finding(k, "G_3", x, a);
+  if (!f) return;
+  add_metric(k, f, "pattern.global.strided");
+  add_metric(k, f, "pattern.global.aligned");
+  int ideal = (int)((32 * x->width + 31) / 32);
+  set_message(f, wl_format("non-consecutive global access to '%s': each lane walks its own span from a start it "
+                           "loads, so at each step the lanes are as far apart as their spans: up to %d sectors per "
+                           "warp request instead of %d", a->name, active_lanes(x->lanes.active), ideal),
+              compare_text(k, f, "strided", "aligned"));
+  add_note(f, x->line, x->column,
+           wl_strdup("let the lanes of a warp walk one span together (lane l reads the span's element l, a warp "
+                     "per key or row), or store the spans interleaved, element j of every span side by side (G_3)"));
+}
+
 void check_g3_strided(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   describe_global(a, x);
+  if (x->lane_walk) { lane_walk(k, x, a); return; }
   int got, ideal;
   if (!lanes_strided(k, &x->lanes, x->width, &got, &ideal)) return;
   int parameter = unit_stride_parameter(k, &x->lanes, x->width);

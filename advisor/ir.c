@@ -32,7 +32,9 @@
 #include "device.h"
 
 #include <llvm-c/DebugInfo.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -1792,6 +1794,74 @@ static bool library_global(ir_kernel *ik, const ir_base *b) {
   return clang_Cursor_isNull(ir_variable_named(ik->scope, name, b->space));
 }
 
+/* The largest step in bytes a loop counter in p moves it by, p's units
+ * scale bytes each (a run-time step: LLONG_MAX); 0 when none does. */
+static long long walk_step(const kernel_ctx *k, const poly *p, long long scale) {
+  long long most = 0, c;
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++) {
+    if (k->atoms[a].kind != ATOMK_LOOP || !poly_uses_atom(p, a)) continue;
+    poly coefficient;
+    poly_coefficient(p, a, &coefficient);
+    if (!poly_is_const(&coefficient, &c)) return LLONG_MAX;
+    if (llabs(c * scale) > most) most = llabs(c * scale);
+  }
+  return most;
+}
+
+/* Whether v (an address, or an index of scale bytes) is a sum of terms the
+ * polynomial knows, none of them a thread's, and of values each lane loads
+ * outside loop l (the start of its own span); *step: the largest step a
+ * loop counter in the known terms moves it by, in bytes. */
+static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long scale, long long *step,
+                                 bool *loaded, int depth) {
+  if (depth > 16) return false;
+  const ir_value *r = value_of(ik, v);
+  if (!r->p.unknown) {
+    poly lane, rest;
+    lane_split(ik->k, &r->p, &lane, &rest);
+    long long moved = walk_step(ik->k, &r->p, scale);
+    if (moved > *step) *step = moved;
+    return lane.count == 0;
+  }
+  if (!LLVMIsAInstruction(v)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  /* a counter starting at the lane's start (for j = row_ptr[row]; ...; j++) */
+  int header = LLVMIsAPHINode(v) ? loop_of_header(ik, block_index(ik, v)) : -1;
+  if (header >= 0) {
+    LLVMValueRef init = NULL, next = NULL;
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
+      int from = map_get(&ik->block_of, LLVMGetIncomingBlock(v, i));
+      LLVMValueRef in = LLVMGetIncomingValue(v, i);
+      LLVMValueRef *slot = from >= 0 && ik->loops[header].body[from] ? &next : &init;
+      if (*slot && *slot != in) return false;
+      *slot = in;
+    }
+    poly by;
+    long long c;
+    if (!init || !next || !recurrence_step(ik, v, next, &by)) return false;
+    long long moved = poly_is_const(&by, &c) ? llabs(c * scale) : LLONG_MAX;
+    if (moved > *step) *step = moved;
+    return lane_start_plus_walk(ik, init, l, scale, step, loaded, depth + 1);
+  }
+  if (op == LLVMGetElementPtr) {
+    /* a pointer plus one index of its element's size (what -O3 leaves) */
+    if (LLVMGetNumOperands(v) != 2) return false;
+    long long size = (long long)LLVMABISizeOfType(ik->code->layout, LLVMGetGEPSourceElementType(v));
+    return lane_start_plus_walk(ik, LLVMGetOperand(v, 0), l, 1, step, loaded, depth + 1) &&
+           lane_start_plus_walk(ik, LLVMGetOperand(v, 1), l, size, step, loaded, depth + 1);
+  }
+  if (op == LLVMAdd || (op == LLVMOr && LLVMGetIsDisjoint(v)) || op == LLVMZExt || op == LLVMSExt ||
+      op == LLVMAddrSpaceCast || op == LLVMBitCast) {
+    for (int i = 0; i < LLVMGetNumOperands(v); i++)
+      if (!lane_start_plus_walk(ik, LLVMGetOperand(v, i), l, scale, step, loaded, depth + 1)) return false;
+    return true;
+  }
+  /* a term of its own: a value the lane loads, before the loop */
+  if (!r->p.lane_varying || !r->p.data_dependent || ik->loops[l].body[block_index(ik, v)]) return false;
+  *loaded = true;
+  return true;
+}
+
 static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long shift, long long width,
                          int mode) {
   kernel_ctx *k = ik->k;
@@ -1877,6 +1947,15 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   x->base_align = base_alignment(ik, at->base, inst);
   if (!same_file(file, k->file)) kernel_location(ik, inst, &x->call_line);
   model_ir(ik, address, x, &off, &x->lanes);
+  /* each lane walking its own span from a start it loads: a counter moves
+   * the address by at most 16 bytes a turn (a key's bytes, a row's
+   * elements), not the lanes' shared block (in[s * 64 + perm[lane]]) */
+  if (x->lanes.kind == LANE_UNKNOWN && x->data_dependent && depth > 0) {
+    long long step = 0;
+    bool loaded = false;
+    x->lane_walk = lane_start_plus_walk(ik, address, ik->blocks[block].loop, 1, &step, &loaded, 0) && loaded &&
+                   step > 0 && step <= 16;
+  }
   if (getenv("WARPLINT_TRACE")) trace_access(ik, x);
   if (a->space == SP_GLOBAL && read && depth > 0) x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
   if (a->space == SP_SHARED && a->ndim >= 2 && a->ndim <= MAX_DIMS && a->ext[a->ndim - 1] > 0) {
