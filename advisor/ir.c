@@ -485,7 +485,9 @@ static int builtin_global(LLVMValueRef g) {
 }
 
 /* The root of a global variable's address: its space from the address
- * space it is declared in (3 shared, 4 constant, else global). */
+ * space it is declared in (3 shared, 4 constant, else global). clang puts
+ * a __device__ const table in the constant space; nvcc keeps it global
+ * (ld.global.nc), as does the user's declaration: global, then. */
 static int global_base(ir_kernel *ik, LLVMValueRef g) {
   int builtin = builtin_global(g);
   if (builtin >= 0) {
@@ -495,6 +497,14 @@ static int global_base(ir_kernel *ik, LLVMValueRef g) {
   }
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
   int space = as == 3 ? SP_SHARED : as == 4 ? SP_CONSTANT : SP_GLOBAL;
+  if (space == SP_CONSTANT) {
+    char name[128];
+    size_t len;
+    plain_name(LLVMGetValueName2(g, &len), true, name, sizeof name);
+    if (clang_Cursor_isNull(ir_variable_named(ik->scope, name, SP_CONSTANT)) &&
+        !clang_Cursor_isNull(ir_variable_named(ik->scope, name, SP_GLOBAL)))
+      space = SP_GLOBAL;
+  }
   return new_base(ik, BASE_GLOBAL, g, space);
 }
 
@@ -1791,7 +1801,11 @@ static bool library_global(ir_kernel *ik, const ir_base *b) {
   char name[128];
   size_t len;
   plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
-  return clang_Cursor_isNull(ir_variable_named(ik->scope, name, b->space));
+  /* in any space: clang may place a __device__ const table in constant memory */
+  static const int spaces[] = {SP_GLOBAL, SP_SHARED, SP_CONSTANT};
+  for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+    if (!clang_Cursor_isNull(ir_variable_named(ik->scope, name, spaces[i]))) return false;
+  return true;
 }
 
 /* The largest step in bytes a loop counter in p moves it by, p's units
