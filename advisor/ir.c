@@ -346,6 +346,17 @@ static bool uses_thread_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+/* p depends on a thread index, directly or through a value that is one
+ * per warp but not per block (from_threads): the warps of a block may
+ * differ in it. */
+static bool differs_between_warps(const kernel_ctx *k, const poly *p) {
+  if (uses_thread_atom(k, p)) return true;
+  for (int i = 0; !p->unknown && i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++)
+      if (p->terms[i].atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[p->terms[i].atoms[a]].from_threads) return true;
+  return false;
+}
+
 /* A parameter named as a 0-or-1 flag is (scale_is_vector, is_bias,
  * has_mask, use_scale): an index it multiplies (amax[row * scale_is_vector])
  * is one element for the warp or consecutive ones, never strided. */
@@ -764,7 +775,11 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
     if (varying || ik->loops[loop].divergent_exit) lane_varying(&r->p, data);
     else {
       uniform_atom(ik, "(loop value)", block_dep, false, &r->p);
-      ik->k->atoms[r->p.terms[0].atoms[0]].loop_carried = true;
+      atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
+      a->loop_carried = true;
+      /* one value per warp that the warps of a block need not share (a
+       * walk starting at threadIdx.y): no reuse across the block */
+      for (int i = 0; i < count; i++) a->from_threads = a->from_threads || (!busy[i] && differs_between_warps(ik->k, arms[i]));
     }
     return;
   }
@@ -1000,7 +1015,11 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   if (at_uniform) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
-    ik->k->atoms[r->p.terms[0].atoms[0]].loop_carried = moves_with_loop(ik->k, &addr->p);
+    atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
+    a->loop_carried = moves_with_loop(ik->k, &addr->p);
+    /* at an address of threadIdx.z's (a row per z-slice): one value per
+     * warp, which the warps of a block need not share */
+    a->from_threads = differs_between_warps(ik->k, &addr->p);
     return;
   }
   poly_unknown(&r->p, true);
