@@ -53,13 +53,20 @@ static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXCli
   return u->values > 1 ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
-static enum CXChildVisitResult count_parameter(CXCursor c, CXCursor parent, CXClientData d) {
+/* The position of a template parameter among its template's. */
+typedef struct parameter_position {
+  CXCursor parameter;
+  int index;
+} parameter_position;
+
+static enum CXChildVisitResult count_parameters(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
-  int *n = d;
+  parameter_position *p = d;
+  if (clang_equalCursors(c, p->parameter)) return CXChildVisit_Break;
   enum CXCursorKind k = clang_getCursorKind(c);
   if (k == CXCursor_TemplateTypeParameter || k == CXCursor_NonTypeTemplateParameter ||
       k == CXCursor_TemplateTemplateParameter)
-    ++*n;
+    p->index++;
   return CXChildVisit_Continue;
 }
 
@@ -69,16 +76,9 @@ static enum CXChildVisitResult count_parameter(CXCursor c, CXCursor parent, CXCl
 static bool template_parameter_value(CXCursor parameter, long long *v) {
   template_uses u = {.owner = clang_getCursorSemanticParent(parameter)};
   if (clang_getCursorKind(u.owner) != CXCursor_FunctionTemplate) return false;
-  /* its position: the parameters declared before it */
-  unsigned at;
-  clang_getExpansionLocation(clang_getCursorLocation(parameter), NULL, NULL, NULL, &at);
-  child_list l = children(u.owner);
-  u.index = 0;
-  for (int i = 0; i < l.n; i++) {
-    unsigned here;
-    clang_getExpansionLocation(clang_getCursorLocation(l.c[i]), NULL, NULL, NULL, &here);
-    if (here < at) count_parameter(l.c[i], u.owner, &u.index);
-  }
+  parameter_position p = {.parameter = parameter};
+  clang_visitChildren(u.owner, count_parameters, &p);
+  u.index = p.index;
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(parameter);
   clang_visitChildren(clang_getTranslationUnitCursor(tu), find_instances, &u);
   if (u.values != 1) return false;

@@ -115,6 +115,7 @@ typedef struct ir_base {
   int from;                      /* BASE_LOADED: the base it was loaded from, at offset `at` */
   poly at;
   int builtin;                   /* BASE_BUILTIN: ATOM_TX, ATOM_BX, ATOM_BDX or ATOM_GDX */
+  bool library;                  /* BASE_GLOBAL: no file of the user's declares it */
 } ir_base;
 
 /* What the model knows of one value: an integer as a polynomial (or
@@ -495,10 +496,23 @@ static int builtin_global(LLVMValueRef g) {
   return -1;
 }
 
+/* The user's declaration of global variable g in that space, or a null
+ * cursor. */
+static CXCursor global_decl(ir_kernel *ik, LLVMValueRef g, int space) {
+  char name[128];
+  size_t len;
+  plain_name(LLVMGetValueName2(g, &len), true, name, sizeof name);
+  return ir_variable_named(ik->scope, name, space);
+}
+
 /* The root of a global variable's address: its space from the address
  * space it is declared in (3 shared, 4 constant, else global). clang puts
  * a __device__ const table in the constant space; nvcc keeps it global
- * (ld.global.nc), as does the user's declaration: global, then. */
+ * (ld.global.nc), as does the user's declaration: global, then. A
+ * variable no file of the user's declares, in any space (curand's
+ * precalc_xorwow_matrix, read by curand_init; the math library's
+ * __cudart_i2opi_f, read by sinf's slow path), is a library's: its
+ * placement is not the user's to change. */
 static int global_base(ir_kernel *ik, LLVMValueRef g) {
   int builtin = builtin_global(g);
   if (builtin >= 0) {
@@ -508,15 +522,13 @@ static int global_base(ir_kernel *ik, LLVMValueRef g) {
   }
   unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
   int space = as == 3 ? SP_SHARED : as == 4 ? SP_CONSTANT : SP_GLOBAL;
-  if (space == SP_CONSTANT) {
-    char name[128];
-    size_t len;
-    plain_name(LLVMGetValueName2(g, &len), true, name, sizeof name);
-    if (clang_Cursor_isNull(ir_variable_named(ik->scope, name, SP_CONSTANT)) &&
-        !clang_Cursor_isNull(ir_variable_named(ik->scope, name, SP_GLOBAL)))
-      space = SP_GLOBAL;
-  }
-  return new_base(ik, BASE_GLOBAL, g, space);
+  bool global = !clang_Cursor_isNull(global_decl(ik, g, SP_GLOBAL)),
+       constant = !clang_Cursor_isNull(global_decl(ik, g, SP_CONSTANT)),
+       shared = !clang_Cursor_isNull(global_decl(ik, g, SP_SHARED));
+  if (space == SP_CONSTANT && !constant && global) space = SP_GLOBAL;
+  int b = new_base(ik, BASE_GLOBAL, g, space);
+  ik->bases[b].library = !global && !constant && !shared;
+  return b;
 }
 
 static void pointer_unknown(ir_value *r, bool lane_dependent) {
@@ -620,25 +632,33 @@ static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMV
   return 0;
 }
 
+/* The value a loop header's phi enters loop with (*init) and the one it
+ * takes from inside the loop (*next); each NULL where there is none or
+ * where its arms differ. */
+static void loop_arms(ir_kernel *ik, LLVMValueRef phi, int loop, LLVMValueRef *init, LLVMValueRef *next) {
+  bool init_differs = false, next_differs = false;
+  *init = *next = NULL;
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+    int from = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    bool inside = from >= 0 && ik->loops[loop].body[from];
+    LLVMValueRef *slot = inside ? next : init;
+    bool *differs = inside ? &next_differs : &init_differs;
+    if (*slot && *slot != v) *differs = true;
+    *slot = v;
+  }
+  if (init_differs) *init = NULL;
+  if (next_differs) *next = NULL;
+}
+
 /* A loop header's phi: a counter init + step * L, with L the loop's
  * iteration (one atom per counter), when every value from inside the loop
  * is the phi moved by the same uniform step. */
 static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
-  int block = block_index(ik, phi), loop = loop_of_header(ik, block);
+  int loop = loop_of_header(ik, block_index(ik, phi));
   if (loop < 0) return false;
-  LLVMValueRef init = NULL, next = NULL;
-  unsigned n = LLVMCountIncoming(phi);
-  for (unsigned i = 0; i < n; i++) {
-    int from = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
-    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
-    if (from >= 0 && ik->loops[loop].body[from]) {
-      if (next && next != v) return false;
-      next = v;
-    } else {
-      if (init && init != v) return false;
-      init = v;
-    }
-  }
+  LLVMValueRef init, next;
+  loop_arms(ik, phi, loop, &init, &next);
   if (!init || !next) return false;
   const ir_value *start = value_of(ik, init);
   if (r->pointer && start->base < 0) return false;
@@ -1273,26 +1293,19 @@ static bool sign_extension(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *o
   return true;
 }
 
-/* v's value (an integer, or a pointer's byte offset from its base) for
- * each lane of warp w, with a uniform unknown carried as `shifted`. */
 /* On the first turn of a loop around the access being evaluated, a value
  * of the loop's header (offset *= 2, d >>= 1: no counter the polynomial
  * can carry) is the one it enters the loop with. */
 static LLVMValueRef first_turn_value(ir_kernel *ik, LLVMValueRef phi) {
-  int b = block_index(ik, phi), at = ik->first_turn - 1;
-  for (int l = 0; l < ik->loop_count; l++) {
-    if (ik->loops[l].header != b || !ik->loops[l].body[at]) continue;
-    LLVMValueRef entry = NULL;
-    for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
-      if (ik->loops[l].body[map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i))]) continue;
-      if (entry && entry != LLVMGetIncomingValue(phi, i)) return NULL;
-      entry = LLVMGetIncomingValue(phi, i);
-    }
-    return entry;
-  }
-  return NULL;
+  int loop = loop_of_header(ik, block_index(ik, phi));
+  if (loop < 0 || !ik->loops[loop].body[ik->first_turn - 1]) return NULL;
+  LLVMValueRef init, next;
+  loop_arms(ik, phi, loop, &init, &next);
+  return init;
 }
 
+/* v's value (an integer, or a pointer's byte offset from its base) for
+ * each lane of warp w, with a uniform unknown carried as `shifted`. */
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
   if (ik->first_turn && LLVMIsAPHINode(v) && depth <= 24) {
     LLVMValueRef entry = first_turn_value(ik, v);
@@ -1553,10 +1566,7 @@ static bool declared_location(ir_kernel *ik, const ir_base *b, bool write, CXFil
   if (b->kind == BASE_ARG) {
     decl = ir_param_cursor(ik->scope, b->arg);
   } else if (b->kind == BASE_GLOBAL) {
-    char name[128];
-    size_t len;
-    plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
-    decl = ir_variable_named(ik->scope, name, b->space);
+    decl = global_decl(ik, b->value, b->space);
   }
   return ir_sole_access(ik->scope, decl, write, file, line, column);
 }
@@ -1811,22 +1821,6 @@ static bool poly_split_constant(const poly *p, long long *c) {
   return true;
 }
 
-/* A variable a library declares (curand's precalc_xorwow_matrix, read by
- * curand_init; the math library's __cudart_i2opi_f, read by sinf's slow
- * path): no variable of that name in the user's files. Its placement is
- * the library's, not the user's to change. */
-static bool library_global(ir_kernel *ik, const ir_base *b) {
-  if (b->kind != BASE_GLOBAL) return false;
-  char name[128];
-  size_t len;
-  plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
-  /* in any space: clang may place a __device__ const table in constant memory */
-  static const int spaces[] = {SP_GLOBAL, SP_SHARED, SP_CONSTANT};
-  for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
-    if (!clang_Cursor_isNull(ir_variable_named(ik->scope, name, spaces[i]))) return false;
-  return true;
-}
-
 /* The largest step in bytes a loop counter in p moves it by, p's units
  * scale bytes each (a run-time step: LLONG_MAX); 0 when none does. */
 static long long walk_step(const kernel_ctx *k, const poly *p, long long scale) {
@@ -1861,14 +1855,8 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
   /* a counter starting at the lane's start (for j = row_ptr[row]; ...; j++) */
   int header = LLVMIsAPHINode(v) ? loop_of_header(ik, block_index(ik, v)) : -1;
   if (header >= 0) {
-    LLVMValueRef init = NULL, next = NULL;
-    for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
-      int from = map_get(&ik->block_of, LLVMGetIncomingBlock(v, i));
-      LLVMValueRef in = LLVMGetIncomingValue(v, i);
-      LLVMValueRef *slot = from >= 0 && ik->loops[header].body[from] ? &next : &init;
-      if (*slot && *slot != in) return false;
-      *slot = in;
-    }
+    LLVMValueRef init, next;
+    loop_arms(ik, v, header, &init, &next);
     poly by;
     long long c;
     if (!init || !next || !recurrence_step(ik, v, next, &by)) return false;
@@ -1902,7 +1890,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   if (at->base < 0) return;
   int kind = ik->bases[at->base].kind;
   bool local = kind == BASE_ALLOCA;
-  if (kind == BASE_BYVAL || kind == BASE_BUILTIN || library_global(ik, &ik->bases[at->base])) return;
+  if (kind == BASE_BYVAL || kind == BASE_BUILTIN || ik->bases[at->base].library) return;
   CXFile file;
   unsigned line, column;
   /* with no line of its own: a load where its value is used, a store where

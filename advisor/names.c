@@ -626,10 +626,8 @@ static void directions(CXCursor c, CXCursor parent, bool *written, bool *read) {
     *written = true;
   } else if (pk == CXCursor_UnaryOperator) {
     enum CXUnaryOperatorKind op = clang_getCursorUnaryOperatorKind(parent);
-    *written = op == CXUnaryOperator_PostInc || op == CXUnaryOperator_PostDec || op == CXUnaryOperator_PreInc ||
-               op == CXUnaryOperator_PreDec;
-    /* &a[i]: an address handed on (atomicAdd's), which may write it */
-    if (op == CXUnaryOperator_AddrOf) *written = true;
+    /* ++ and --, or &a[i]: an address handed on (atomicAdd's), which may write it */
+    *written = (op >= CXUnaryOperator_PostInc && op <= CXUnaryOperator_PreDec) || op == CXUnaryOperator_AddrOf;
   }
 }
 
