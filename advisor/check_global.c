@@ -95,10 +95,10 @@ static void lane_walk(kernel_ctx *k, access_info *x, array_info *a) {
   if (!f) return;
   add_metric(k, f, "pattern.global.strided");
   add_metric(k, f, "pattern.global.aligned");
-  int ideal = (int)((32 * x->width + 31) / 32);
   set_message(f, wl_format("non-consecutive global access to '%s': each lane walks its own span from a start it "
                            "loads, so at each step the lanes are as far apart as their spans: up to %d sectors per "
-                           "warp request instead of %d", a->name, active_lanes(x->lanes.active), ideal),
+                           "warp request instead of %d", a->name, active_lanes(x->lanes.active),
+                           ideal_sectors(&x->lanes, x->width)),
               compare_text(k, f, "strided", "aligned"));
   add_note(f, x->line, x->column,
            wl_strdup("let the lanes of a warp walk one span together (lane l reads the span's element l, a warp "
