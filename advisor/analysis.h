@@ -76,6 +76,8 @@ typedef struct atom_info {
   bool loop_carried;             /* ATOMK_UNIFORM: a value a loop changes each turn in a way no counter
                                     carries, or loads each turn from an address that moves (the next
                                     reference box of an NMS while loop) */
+  bool loaded;                   /* ATOMK_UNIFORM: a value loaded from memory (an index read from a
+                                    list), not computed */
 } atom_info;
 
 /* ATOMK_QUOTIENT: a polynomial of the thread indices divided by a constant,

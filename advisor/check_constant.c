@@ -66,16 +66,26 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   warp_picture(&f->fixed, &broadcast, x->width);
 }
 
+/* Whether p holds an index loaded anew on each turn of a loop (x[list[k]]):
+ * it may pick any element of the array, not a small table's. */
+static bool uses_index_loaded_each_turn(const kernel_ctx *k, const poly *p) {
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (k->atoms[a].loaded && k->atoms[a].loop_carried && poly_uses_atom(p, a)) return true;
+  return false;
+}
+
 /* C_2: read-only global data that every lane of the grid reads at the same
  * index in a loop (only loop variables, parameters and constants in it).
  * A constant index counts where the read stays inside a loop: a fully
  * unrolled inner loop's key[48], read again on every turn of the
  * grid-stride loop around it (what the compiler can prove invariant, it
- * hoists out of the loop). */
+ * hoists out of the loop). An index read from a list each turn (the
+ * positions of the atoms a list names) walks data of any size: S_5's. */
 void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown ||
-      !(uses_loop_atom(k, &x->off) || x->loop_count > 0) || uses_index_atoms(k, &x->off) || x->width > 16)
+      !(uses_loop_atom(k, &x->off) || x->loop_count > 0) || uses_index_atoms(k, &x->off) || x->width > 16 ||
+      uses_index_loaded_each_turn(k, &x->off))
     return;
   /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no
    * warp to broadcast to, and such loops walk whole data sets */

@@ -195,14 +195,44 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
               compare_text(k, f, "global (L1 hit)", "shared"));
 }
 
+/* A read at an index the whole grid shares, moved by a loop of run-time
+ * length (the all-pairs loop of an N-body step or a neighbour search,
+ * x[j] for j < n): every warp of a block asks for the same element, a
+ * request each; tiles staged in shared memory load it once per block. A
+ * loop of constant length over a small table is C_2's alone: the paper
+ * puts small tables in constant memory and large or run-time-sized data in
+ * shared memory (Section 8.2.3; rules/README.md). */
+static void check_s5_grid_uniform(kernel_ctx *k, access_info *x, array_info *a) {
+  if (active_lanes(x->lanes.active) < 2 || x->width > 16) return;
+  if (k->block_known && k->block[0] * k->block[1] * k->block[2] <= 32) return;  /* one warp: one request */
+  const atom_info *loop = NULL;
+  for (int t = ATOM_FIRST_SYMBOL; t < k->atom_count && !loop; t++)
+    if ((k->atoms[t].kind == ATOMK_LOOP || k->atoms[t].loop_carried) && !k->atoms[t].const_trip &&
+        poly_uses_atom(&x->off, t))
+      loop = &k->atoms[t];
+  if (!loop) return;
+  wl_finding *f = s5_finding(k, x, a, "read by every warp of a block at once");
+  if (!f) return;
+  char turn[96];
+  if (loop->kind == ATOMK_LOOP) snprintf(turn, sizeof turn, "on each turn of the loop over '%s'", loop->name);
+  else snprintf(turn, sizeof turn, "on each turn of the loop, at an index %s",
+                loop->loaded ? "it loads anew" : "it carries");
+  set_message(f, wl_format("reusable global data '%s': every warp of a block reads the same element %s, one index "
+                           "for the whole grid: a request per warp; stage tiles of it in shared memory, one load "
+                           "per block", a->name, turn),
+              compare_text(k, f, "global (L1 hit)", "shared"));
+}
+
 /* S_5: read-only global data read in a loop (its index moves with the
  * loop) by several active threads of a block at once (the index ignores a
- * thread dimension), a neighbourhood read, or a stencil's neighbour row. */
+ * thread dimension, or all of them), a neighbourhood read, or a stencil's
+ * neighbour row. */
 void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a)) return;
   if (x->neighbour_reuse) { check_s5_neighbours(k, x, a); return; }
-  if (x->off.unknown || !moves_with_loop(k, &x->off) || !uses_index_atoms(k, &x->off)) return;
+  if (x->off.unknown || !moves_with_loop(k, &x->off)) return;
+  if (!uses_index_atoms(k, &x->off)) { check_s5_grid_uniform(k, x, a); return; }
   if (check_stencil_reuse(k, x, a)) return;
   if (x->reuse < 2) return;
   char dims[64] = "", free_of[64] = "";

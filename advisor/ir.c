@@ -1036,6 +1036,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
     atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
+    a->loaded = true;
     a->loop_carried = moves_with_loop(ik->k, &addr->p);
     /* at an address of threadIdx.z's (a row per z-slice): one value per
      * warp, which the warps of a block need not share */
@@ -1835,10 +1836,25 @@ static long long walk_step(const kernel_ctx *k, const poly *p, long long scale) 
   return most;
 }
 
+/* Whether v loads the same element on every turn of the loops around it:
+ * an address the polynomial knows that no loop moves (g_NN_sum[n1], read
+ * again each turn where a store in the loop might change it, so the
+ * compiler could not hoist it). */
+static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
+  if (!LLVMIsALoadInst(v)) return false;
+  const ir_value *at = value_of(ik, LLVMGetOperand(v, 0));
+  if (at->p.unknown) return false;
+  const kernel_ctx *k = ik->k;
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if ((k->atoms[a].kind == ATOMK_LOOP || k->atoms[a].loop_carried) && poly_uses_atom(&at->p, a)) return false;
+  return true;
+}
+
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
  * polynomial knows, none of them a thread's, and of values each lane loads
- * outside loop l (the start of its own span); *step: the largest step a
- * loop counter in the known terms moves it by, in bytes. */
+ * outside loop l or anew at the same address each turn (the start of its
+ * own span); *step: the largest step a loop counter in the known terms
+ * moves it by, in bytes. */
 static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long scale, long long *step,
                                  bool *loaded, int depth) {
   if (depth > 16) return false;
@@ -1877,8 +1893,10 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
       if (!lane_start_plus_walk(ik, LLVMGetOperand(v, i), l, scale, step, loaded, depth + 1)) return false;
     return true;
   }
-  /* a term of its own: a value the lane loads, before the loop */
-  if (!r->p.lane_varying || !r->p.data_dependent || ik->loops[l].body[block_index(ik, v)]) return false;
+  /* a term of its own: a value the lane loads, before the loop or at the
+   * same address every turn */
+  if (!r->p.lane_varying || !r->p.data_dependent) return false;
+  if (ik->loops[l].body[block_index(ik, v)] && !reloads_same_element(ik, v)) return false;
   *loaded = true;
   return true;
 }
