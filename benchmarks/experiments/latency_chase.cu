@@ -33,9 +33,12 @@ __device__ __forceinline__ int chase_load(const int *g, const int *s, cudaTextur
 template <int SPACE>
 __global__ void chase_kernel(const int *g, cudaTextureObject_t t, long long *cycles, int *out) {
   __shared__ int s[CHASE_N];
-  if (SPACE == SPACE_SHARED)
+  if (SPACE == SPACE_SHARED) {
+#pragma unroll 1  /* untimed: see chase_local_kernel */
     for (int i = 0; i < CHASE_N; i++) s[i] = g[i];
+  }
   int p = 0;
+#pragma unroll 1  /* the untimed warm-up */
   for (int i = 0; i < CHASE_N; i++) p = chase_load<SPACE>(g, s, t, p);
   long long t0 = clock64();
   for (int i = 0; i < CHASE_ACCESSES; i++) p = chase_load<SPACE>(g, s, t, p);
@@ -60,8 +63,13 @@ __global__ void address_chase_kernel(const void *start, long long *cycles,
  * registers (the compiler reports an 8 KB stack frame). */
 __global__ void chase_local_kernel(const int *g, long long *cycles, int *out) {
   int a[CHASE_N];
+  /* The fill and the warm-up are not timed: kept as loops (unroll 1), as
+   * cicc would otherwise unroll all 2048 turns of each and spend a minute
+   * on this kernel alone. The timed loop is left to the compiler. */
+#pragma unroll 1
   for (int i = 0; i < CHASE_N; i++) a[i] = g[i];
   int p = 0;
+#pragma unroll 1
   for (int i = 0; i < CHASE_N; i++) p = a[p];
   long long t0 = clock64();
   for (int i = 0; i < CHASE_ACCESSES; i++) p = a[p];
