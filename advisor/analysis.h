@@ -161,6 +161,10 @@ typedef struct access_info {
   unsigned line, column;
   CXFile file;                   /* where line and column are, when not the analysed file (a header) */
   unsigned call_line;            /* in a header's helper: the kernel's line that calls it, or 0 */
+  const void *inlined_at;        /* the device code's call site it was inlined at (a debug location), or NULL:
+                                    copies an unrolled loop made share it, two calls' copies do not */
+  bool borrowed_line;            /* the device code kept no line for it: placed where its value is used or
+                                    its array named (no sign of which loop's turn made it) */
   long long base_align;          /* device model: bytes the array's start is aligned to */
   int region;                    /* kernel_ctx's region at the access */
   /* A field of an aligned 8- or 16-byte record of equal fields (float4's

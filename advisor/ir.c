@@ -1914,7 +1914,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   /* with no line of its own: a load where its value is used, a store where
    * its address is computed, each only where the source names an array
    * (not a loop's header, where the compiler hoisted it to) */
-  if (!user_location(ik, inst, &file, &line, &column) &&
+  bool own_line = user_location(ik, inst, &file, &line, &column);
+  if (!own_line &&
       !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !declared_location(ik, &ik->bases[at->base], (mode & M_WRITE) != 0, &file, &line, &column))
@@ -1985,6 +1986,9 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   x->file = file;
   x->base_align = base_alignment(ik, at->base, inst);
   if (!same_file(file, k->file)) kernel_location(ik, inst, &x->call_line);
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+  x->inlined_at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
+  x->borrowed_line = !own_line;
   model_ir(ik, address, x, &off, &x->lanes);
   /* each lane walking its own span from a start it loads: a counter moves
    * the address by at most 16 bytes a turn (a key's bytes, a row's
@@ -2204,7 +2208,9 @@ static void merge_like_nvcc(ir_kernel *ik) {
 /* ---- loops the compiler unrolled ---- */
 
 static bool same_copy_place(const access_info *a, const access_info *b) {
-  return b->array == a->array && b->line == a->line && b->write == a->write && b->read == a->read &&
+  return b->array == a->array && b->line == a->line && !a->borrowed_line && !b->borrowed_line &&
+         b->inlined_at == a->inlined_at && b->write == a->write &&
+         b->read == a->read &&
          b->width == a->width && !b->merged && !b->off.unknown && same_file(a->file, b->file) &&
          b->loop_count == a->loop_count && !memcmp(a->loops, b->loops, sizeof a->loops[0] * (size_t)a->loop_count);
 }
