@@ -2253,6 +2253,37 @@ static bool multiple_of(const poly *d, const poly *s, long long *c) {
   return probe.count == 0;
 }
 
+/* Three or more copies of one access at one address, of one line and one
+ * call site: a loop of the source the compiler unrolled, reading the same
+ * element on every turn (a store in the loop may have changed it:
+ * g_bec[n1 + N * d] *= scale[0] for d < 9). They become one access in a
+ * loop named by the source's, with the copies' count as its trips. */
+static void fold_repeated(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  enum { MAX_COPIES = 256 };
+  int copy[MAX_COPIES];
+  for (int i = 0; i < k->access_count; i++) {
+    access_info *x = &k->accesses[i];
+    if (x->merged || x->off.unknown || x->loop_count >= MAX_LOOPS) continue;
+    int n = 0;
+    for (int j = i; j < k->access_count && n < MAX_COPIES; j++) {
+      access_info *y = &k->accesses[j];
+      poly diff;
+      if (!same_copy_place(x, y)) continue;
+      poly_add(&diff, &y->off, &x->off, -1);
+      if (diff.count == 0) copy[n++] = j;
+    }
+    char name[64];
+    if (n < 3 || !ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name)) continue;
+    int atom = new_atom(k, ATOMK_LOOP, name);
+    k->atoms[atom].unit_step = true;
+    k->atoms[atom].const_trip = true;
+    k->atoms[atom].trips = n;
+    x->loops[x->loop_count++] = atom;
+    for (int c = 1; c < n; c++) k->accesses[copy[c]].merged = true;
+  }
+}
+
 /* Accesses of one source line to one array, alike, whose offsets differ by
  * multiples of one step (a constant, or a row size such as 4 * n) are
  * copies of one access the compiler unrolled from a loop. Three or more
@@ -2595,6 +2626,7 @@ static void analyze(ir_kernel *given) {
         visit_instruction(&ik, i);
     }
   merge_like_nvcc(&ik);
+  fold_repeated(&ik);
   fold_unrolled(&ik);
   find_sorts(&ik);
   find_unit_strides(&ik);
