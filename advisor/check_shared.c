@@ -158,7 +158,9 @@ static wl_finding *s5_finding(kernel_ctx *k, const access_info *x, array_info *a
 /* A neighbourhood read, as in the paper's 3x3 filter: the index moves with
  * a unit-step loop variable exactly as with a thread index
  * (in[(y + dy) * w + x + dx]), so neighbouring threads read the same element
- * in different iterations. */
+ * in different iterations; a loop of run-time length too (a filter of
+ * run-time width, the j > i half of an all-pairs loop, x[j] for
+ * j = i + 1 .. n). */
 static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info *a) {
   for (int t = ATOM_TX; t <= ATOM_TZ; t++) {
     if (!poly_uses_atom(&x->off, t)) continue;
@@ -166,18 +168,21 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
     poly_coefficient(&x->off, t, &ct);
     for (int i = 0; i < x->loop_count; i++) {
       int loop = x->loops[i];
-      if (loop < 0 || !k->atoms[loop].unit_step || !k->atoms[loop].const_trip) continue;
+      if (loop < 0 || !k->atoms[loop].unit_step) continue;
       poly cl;
       poly_coefficient(&x->off, loop, &cl);
       if (!poly_equal(&ct, &cl)) continue;
       wl_finding *f = s5_finding(k, x, a, "neighbourhood reused by adjacent threads");
       if (!f) return true;
-      char trips[48] = "several";
-      if (k->atoms[loop].trips > 1) snprintf(trips, sizeof trips, "%lld", k->atoms[loop].trips);
-      set_message(f, wl_format("reusable global data '%s': the loop over '%s' moves the index as threadIdx.%c "
-                               "does, so each element is read by up to %s neighbouring threads; stage the "
-                               "block's tile and halo in shared memory", a->name, k->atoms[loop].name,
-                               'x' + (t - ATOM_TX), trips),
+      char readers[64] = "by the neighbouring threads, each on its own turn";
+      if (k->atoms[loop].trips > 1)
+        snprintf(readers, sizeof readers, "by up to %lld neighbouring threads", k->atoms[loop].trips);
+      char over[96] = "the loop";               /* a counter the source does not name */
+      if (strcmp(k->atoms[loop].name, "loop") != 0)
+        snprintf(over, sizeof over, "the loop over '%s'", k->atoms[loop].name);
+      set_message(f, wl_format("reusable global data '%s': %s moves the index as threadIdx.%c does, so each "
+                               "element is read %s; stage the block's tile and halo in shared memory", a->name,
+                               over, 'x' + (t - ATOM_TX), readers),
                   compare_text(k, f, "global (L1 hit)", "shared"));
       return true;
     }
