@@ -1661,6 +1661,16 @@ static bool void_pointer(CXCursor decl) {
   return t.kind == CXType_Pointer && clang_getCanonicalType(clang_getPointeeType(t)).kind == CXType_Void;
 }
 
+/* Whether decl is a pointer whose element's size was assumed for a
+ * template's type parameter (const T *, T not told by this instance's
+ * name), not for a type a missing header left invalid. */
+static bool template_pointer(CXCursor decl) {
+  CXType t = clang_getCursorType(decl);
+  if (t.kind != CXType_Pointer) return false;
+  CXCursor elem = clang_getTypeDeclaration(clang_getCanonicalType(clang_getPointeeType(t)));
+  return clang_Cursor_isNull(elem) || !clang_isInvalidDeclaration(elem);
+}
+
 /* The array an access through base b is to, registered on first use:
  * its declaration from the AST (the parameter, the variable of that name,
  * the array named at the access), else one named as the access writes it. */
@@ -1704,9 +1714,11 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
   /* the space is the device code's: a pointer parameter handed shared memory
    * cannot happen in a kernel, but a __device__ array is global */
   if (ik->k->arrays[a].space != b->space && b->space != SP_GLOBAL) ik->k->arrays[a].space = b->space;
-  /* a void * the kernel casts (TensorRT's plugins take every buffer so):
-   * its element is what the device code reads through it */
-  if (!clang_Cursor_isNull(decl) && void_pointer(decl)) {
+  /* a void * the kernel casts (TensorRT's plugins take every buffer so), or
+   * a template's T this instance's name does not tell (outscalar_t of a
+   * softmax instantiated for half): its element is what the device code
+   * reads or writes through it */
+  if (!clang_Cursor_isNull(decl) && (void_pointer(decl) || (ik->k->arrays[a].size_assumed && template_pointer(decl)))) {
     ik->k->arrays[a].elem_size = width;
     ik->k->arrays[a].size_assumed = false;
   }
