@@ -165,6 +165,8 @@ typedef struct access_info {
                                     copies an unrolled loop made share it, two calls' copies do not */
   bool borrowed_line;            /* the device code kept no line for it: placed where its value is used or
                                     its array named (no sign of which loop's turn made it) */
+  bool moves_pointer;            /* the device code loads or stores a pointer (an element of a table of
+                                    buffers) */
   long long base_align;          /* device model: bytes the array's start is aligned to */
   int region;                    /* kernel_ctx's region at the access */
   /* A field of an aligned 8- or 16-byte record of equal fields (float4's

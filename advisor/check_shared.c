@@ -162,6 +162,7 @@ static wl_finding *s5_finding(kernel_ctx *k, const access_info *x, array_info *a
  * run-time width, the j > i half of an all-pairs loop, x[j] for
  * j = i + 1 .. n). */
 static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info *a) {
+  if (active_lanes(x->lanes.active) < 2) return false;   /* a block of one thread has no neighbours */
   for (int t = ATOM_TX; t <= ATOM_TZ; t++) {
     if (!poly_uses_atom(&x->off, t)) continue;
     poly ct;
@@ -209,6 +210,10 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
  * shared memory (Section 8.2.3; rules/README.md). */
 static void check_s5_grid_uniform(kernel_ctx *k, access_info *x, array_info *a) {
   if (active_lanes(x->lanes.active) < 2 || x->width > 16) return;
+  /* a table of pointers (one per buffer) or of records larger than a
+   * vector (one per image component, per pyramid level) has few elements,
+   * whatever bound the loop takes from the host: C_2's alone */
+  if (x->moves_pointer || (a->elem_type && strchr(a->elem_type, '*')) || a->elem_size > 16) return;
   if (k->block_known && k->block[0] * k->block[1] * k->block[2] <= 32) return;  /* one warp: one request */
   const atom_info *loop = NULL;
   for (int t = ATOM_FIRST_SYMBOL; t < k->atom_count && !loop; t++)

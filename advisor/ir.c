@@ -2001,6 +2001,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
   x->inlined_at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
   x->borrowed_line = !own_line;
+  LLVMValueRef moved = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst;
+  x->moves_pointer = LLVMGetTypeKind(LLVMTypeOf(moved)) == LLVMPointerTypeKind;
   model_ir(ik, address, x, &off, &x->lanes);
   /* each lane walking its own span from a start it loads: a counter moves
    * the address by at most 16 bytes a turn (a key's bytes, a row's
