@@ -61,6 +61,8 @@ typedef struct atom_info {
   CXCursor decl;
   char name[64];
   bool const_trip;               /* a for loop's counter with constant bounds: unrollable */
+  bool unrolls;                  /* a device-code loop nvcc unrolls whole: a few constant turns, or bounds
+                                    that only such loops' counters set (a triangle's inner loop) */
   bool unit_step;                /* i++, i--, i += 1, i -= 1 */
   long long trips;               /* iterations when constant, else 0 */
   bool quotient;                 /* the result of /, %, >> or & on values warplint cannot know: it may

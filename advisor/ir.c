@@ -101,6 +101,10 @@ static void map_free(ptr_map *m) {
   memset(m, 0, sizeof *m);
 }
 
+/* The most constant turns of a loop nvcc's unroller takes whole where
+ * clang's left it rolled (a loop nest of a few turns each). */
+#define UNROLLED_TRIPS 16
+
 /* ---- the kernel's state ---- */
 
 enum { BASE_ARG, BASE_GLOBAL, BASE_ALLOCA, BASE_LOADED, BASE_BYVAL, BASE_BUILTIN };
@@ -607,11 +611,68 @@ static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, 
   return strip_int_casts(next) != phi && recurrence_step_at(ik, phi, next, step, 0);
 }
 
+/* The compare that ends a loop: the bound its counter (phi, or its next
+ * value) is compared with, or NULL. */
+static LLVMValueRef exit_bound(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next) {
+  const ir_loop *l = &ik->loops[loop];
+  for (int b = 0; b < ik->block_count; b++) {
+    if (!l->body[b]) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
+    if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term)) continue;
+    LLVMValueRef cond = LLVMGetCondition(term);
+    if (!LLVMIsAICmpInst(cond)) continue;
+    LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
+    if (x == phi || x == next) return y;
+    if (y == phi || y == next) return x;
+  }
+  return NULL;
+}
+
+/* Whether the source asked for the loop to stay rolled (#pragma unroll 1,
+ * or a count): its latch's llvm.loop metadata says so. */
+static bool unroll_limited(ir_kernel *ik, int loop) {
+  unsigned kind = LLVMGetMDKindIDInContext(ik->code->context, "llvm.loop", 9);
+  const ir_loop *l = &ik->loops[loop];
+  for (int b = 0; b < ik->block_count; b++) {
+    if (!l->body[b]) continue;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
+    LLVMValueRef md = term ? LLVMGetMetadata(term, kind) : NULL;
+    if (!md) continue;
+    unsigned n = LLVMGetMDNodeNumOperands(md);
+    LLVMValueRef *ops = calloc(n ? n : 1, sizeof *ops);
+    LLVMGetMDNodeOperands(md, ops);
+    bool limited = false;
+    for (unsigned i = 0; i < n && !limited; i++) {
+      if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1) continue;
+      LLVMValueRef first[4] = {0};
+      if (LLVMGetMDNodeNumOperands(ops[i]) > 4) continue;
+      LLVMGetMDNodeOperands(ops[i], first);
+      unsigned len = 0;
+      const char *name = first[0] ? LLVMGetMDString(first[0], &len) : NULL;
+      limited = name && (strncmp(name, "llvm.loop.unroll.disable", len) == 0 ||
+                         strncmp(name, "llvm.loop.unroll.count", len) == 0 ||
+                         strncmp(name, "llvm.loop.unroll.runtime.disable", len) == 0);
+    }
+    free(ops);
+    if (limited) return true;
+  }
+  return false;
+}
+
+/* Whether p holds only constants and counters of loops nvcc unrolls whole. */
+static bool set_by_unrolled(const kernel_ctx *k, const poly *p) {
+  if (p->unknown) return false;
+  for (int a = 0; a < k->atom_count; a++)
+    if (poly_uses_atom(p, a) && !(k->atoms[a].kind == ATOMK_LOOP && k->atoms[a].unrolls)) return false;
+  return true;
+}
+
 /* Constant trips of a loop whose exit compares the counter (or its next
  * value) with a constant; 0 when not known. */
 static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
                                 long long step) {
   const ir_loop *l = &ik->loops[loop];
+  if (step == 0) return 0;
   for (int b = 0; b < ik->block_count; b++) {
     if (!l->body[b]) continue;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
@@ -621,13 +682,40 @@ static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMV
     LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
     bool uses_next = x == next || y == next;
     if (x != phi && y != phi && !uses_next) continue;
-    LLVMValueRef bound = (x == phi || x == next) ? y : x;
+    bool counter_left = x == phi || x == next;
+    LLVMValueRef bound = counter_left ? y : x;
     if (!LLVMIsAConstantInt(bound)) return 0;
-    long long limit = LLVMConstIntGetSExtValue(bound), start = uses_next ? init + step : init;
-    if (step == 0) return 0;
-    long long span = limit - start;
-    long long trips = span / step + (span % step != 0) + (uses_next ? 1 : 0);
-    return trips > 0 && trips < (1LL << 30) ? trips : 0;
+    /* the turn on which the compare first sends the loop out: its true arm
+     * leaves where that arm's block is outside the loop */
+    LLVMBasicBlockRef taken = LLVMGetSuccessor(term, 0);
+    int t_block = -1;
+    for (int c = 0; c < ik->block_count && t_block < 0; c++)
+      if (ik->blocks[c].bb == taken) t_block = c;
+    bool exit_if_true = t_block < 0 || !l->body[t_block];
+    long long limit = LLVMConstIntGetSExtValue(bound);
+    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
+    unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+    for (long long t = 0; t < (1LL << 20); t++) {
+      long long v = init + t * step + (uses_next ? step : 0);
+      long long a = counter_left ? v : limit, c = counter_left ? limit : v;
+      unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
+      bool r;
+      switch (pred) {
+      case LLVMIntEQ: r = ua == uc; break;
+      case LLVMIntNE: r = ua != uc; break;
+      case LLVMIntUGT: r = ua > uc; break;
+      case LLVMIntUGE: r = ua >= uc; break;
+      case LLVMIntULT: r = ua < uc; break;
+      case LLVMIntULE: r = ua <= uc; break;
+      case LLVMIntSGT: r = a > c; break;
+      case LLVMIntSGE: r = a >= c; break;
+      case LLVMIntSLT: r = a < c; break;
+      default: r = a <= c; break;
+      }
+      if (r == exit_if_true) return uses_next ? t + 1 : t;
+    }
+    return 0;
   }
   return 0;
 }
@@ -685,6 +773,14 @@ static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
       a->trips = constant_trips(ik, loop, phi, next, init_value, step_value);
       a->const_trip = a->trips > 0;
     }
+    /* what clang's -O3 left rolled and nvcc unrolls whole: a few constant
+     * turns, or a loop whose start and bound only such loops' counters set
+     * (for n2 = (L + n1) % 2; n2 <= L - n1 inside n1 <= L) */
+    LLVMValueRef bound = r->pointer ? NULL : exit_bound(ik, loop, phi, next);
+    a->unrolls = !unroll_limited(ik, loop) &&
+                 ((a->const_trip && a->trips <= UNROLLED_TRIPS) ||
+                  (bound && set_by_unrolled(ik->k, &start_p) && set_by_unrolled(ik->k, int_of(ik, bound)) &&
+                   !poly_is_const(&start_p, &init_value)));
   }
   if (ik->loops[loop].atom < 0) ik->loops[loop].atom = atom;
   return true;
@@ -1986,7 +2082,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   x->off = off;
   x->data_dependent = off.unknown && off.data_dependent;
   long long constant;
-  x->unroll_known = !off.unknown && poly_is_const(&off, &constant);
+  x->unroll_known = !off.unknown && (poly_is_const(&off, &constant) || (local && set_by_unrolled(k, &off)));
   /* the loops around it, outermost first */
   int chain[MAX_LOOPS], depth = 0;
   for (int l = ik->blocks[block].loop; l >= 0 && depth < MAX_LOOPS; l = ik->loops[l].parent) chain[depth++] = l;
@@ -2350,8 +2446,10 @@ static void fold_unrolled(ir_kernel *ik) {
     poly unit, scale;
     poly_const(&scale, step);
     poly_mul(&unit, &step_poly, &scale);      /* one source iteration, in bytes */
-    char name[64] = "unrolled";
-    ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name);
+    /* copies where the source has no loop are the source's own reads
+     * (dEps[0], dEps[1], dEps[2] on one line), not a loop's turns */
+    char name[64];
+    if (!ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name)) continue;
     int atom = new_atom(k, ATOMK_LOOP, name);
     atom_info *u = &k->atoms[atom];
     u->unit_step = true;
