@@ -201,8 +201,12 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
               compare_text(k, f, "global (L1 hit)", "shared"));
 }
 
+/* The most turns of a constant loop over a table C_2 speaks for alone (the
+ * paper's C_2 example walks 8 coefficients). */
+#define SMALL_TABLE_TURNS 16
+
 /* A read at an index the whole grid shares, moved by a loop of run-time
- * length (the all-pairs loop of an N-body step or a neighbour search,
+ * length (or of more than a few constant turns) (the all-pairs loop of an N-body step or a neighbour search,
  * x[j] for j < n): every warp of a block asks for the same element, a
  * request each; tiles staged in shared memory load it once per block. A
  * loop of constant length over a small table is C_2's alone: the paper
@@ -217,8 +221,8 @@ static void check_s5_grid_uniform(kernel_ctx *k, access_info *x, array_info *a) 
   if (k->block_known && k->block[0] * k->block[1] * k->block[2] <= 32) return;  /* one warp: one request */
   const atom_info *loop = NULL;
   for (int t = ATOM_FIRST_SYMBOL; t < k->atom_count && !loop; t++)
-    if ((k->atoms[t].kind == ATOMK_LOOP || k->atoms[t].loop_carried) && !k->atoms[t].const_trip &&
-        poly_uses_atom(&x->off, t))
+    if ((k->atoms[t].kind == ATOMK_LOOP || k->atoms[t].loop_carried) &&
+        !(k->atoms[t].const_trip && k->atoms[t].trips <= SMALL_TABLE_TURNS) && poly_uses_atom(&x->off, t))
       loop = &k->atoms[t];
   if (!loop) return;
   wl_finding *f = s5_finding(k, x, a, "read by every warp of a block at once");

@@ -2446,10 +2446,11 @@ static void fold_unrolled(ir_kernel *ik) {
     poly unit, scale;
     poly_const(&scale, step);
     poly_mul(&unit, &step_poly, &scale);      /* one source iteration, in bytes */
-    /* copies where the source has no loop are the source's own reads
-     * (dEps[0], dEps[1], dEps[2] on one line), not a loop's turns */
-    char name[64];
-    if (!ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name)) continue;
+    /* copies where the source has no loop, in the kernel's own code, are
+     * the source's own reads (dEps[0], dEps[1], dEps[2] on one line), not
+     * a loop's turns; an inlined helper's may be its caller's loop's */
+    char name[64] = "unrolled";
+    if (!ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name) && !x->inlined_at) continue;
     int atom = new_atom(k, ATOMK_LOOP, name);
     atom_info *u = &k->atoms[atom];
     u->unit_step = true;
