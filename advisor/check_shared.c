@@ -202,8 +202,9 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
 }
 
 /* The most turns of a constant loop over a table C_2 speaks for alone (the
- * paper's C_2 example walks 8 coefficients). */
-#define SMALL_TABLE_TURNS 16
+ * paper's C_2 example walks 8 coefficients; a filter's 17 taps, a table of
+ * 45 flags are such tables). */
+#define SMALL_TABLE_TURNS 64
 
 /* A read at an index the whole grid shares, moved by a loop of run-time
  * length (or of more than a few constant turns) (the all-pairs loop of an N-body step or a neighbour search,
