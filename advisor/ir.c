@@ -611,9 +611,9 @@ static bool recurrence_step(ir_kernel *ik, LLVMValueRef phi, LLVMValueRef next, 
   return strip_int_casts(next) != phi && recurrence_step_at(ik, phi, next, step, 0);
 }
 
-/* The compare that ends a loop: the bound its counter (phi, or its next
- * value) is compared with, or NULL. */
-static LLVMValueRef exit_bound(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next) {
+/* The branch in the loop whose compare tests its counter (phi, or its next
+ * value): the branch, or NULL. */
+static LLVMValueRef exit_branch(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next) {
   const ir_loop *l = &ik->loops[loop];
   for (int b = 0; b < ik->block_count; b++) {
     if (!l->body[b]) continue;
@@ -622,10 +622,17 @@ static LLVMValueRef exit_bound(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMVa
     LLVMValueRef cond = LLVMGetCondition(term);
     if (!LLVMIsAICmpInst(cond)) continue;
     LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
-    if (x == phi || x == next) return y;
-    if (y == phi || y == next) return x;
+    if (x == phi || x == next || y == phi || y == next) return term;
   }
   return NULL;
+}
+
+/* The bound a loop's counter is compared with to end it, or NULL. */
+static LLVMValueRef exit_bound(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next) {
+  LLVMValueRef term = exit_branch(ik, loop, phi, next);
+  if (!term) return NULL;
+  LLVMValueRef cond = LLVMGetCondition(term), x = LLVMGetOperand(cond, 0);
+  return x == phi || x == next ? LLVMGetOperand(cond, 1) : x;
 }
 
 /* Whether the source asked for the loop to stay rolled (#pragma unroll 1,
@@ -672,50 +679,43 @@ static bool set_by_unrolled(const kernel_ctx *k, const poly *p) {
 static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
                                 long long step) {
   const ir_loop *l = &ik->loops[loop];
-  if (step == 0) return 0;
-  for (int b = 0; b < ik->block_count; b++) {
-    if (!l->body[b]) continue;
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[b].bb);
-    if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term)) continue;
-    LLVMValueRef cond = LLVMGetCondition(term);
-    if (!LLVMIsAICmpInst(cond)) continue;
-    LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
-    bool uses_next = x == next || y == next;
-    if (x != phi && y != phi && !uses_next) continue;
-    bool counter_left = x == phi || x == next;
-    LLVMValueRef bound = counter_left ? y : x;
-    if (!LLVMIsAConstantInt(bound)) return 0;
-    /* the turn on which the compare first sends the loop out: its true arm
-     * leaves where that arm's block is outside the loop */
-    LLVMBasicBlockRef taken = LLVMGetSuccessor(term, 0);
-    int t_block = -1;
-    for (int c = 0; c < ik->block_count && t_block < 0; c++)
-      if (ik->blocks[c].bb == taken) t_block = c;
-    bool exit_if_true = t_block < 0 || !l->body[t_block];
-    long long limit = LLVMConstIntGetSExtValue(bound);
-    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
-    unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-    LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
-    for (long long t = 0; t < (1LL << 20); t++) {
-      long long v = init + t * step + (uses_next ? step : 0);
-      long long a = counter_left ? v : limit, c = counter_left ? limit : v;
-      unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
-      bool r;
-      switch (pred) {
-      case LLVMIntEQ: r = ua == uc; break;
-      case LLVMIntNE: r = ua != uc; break;
-      case LLVMIntUGT: r = ua > uc; break;
-      case LLVMIntUGE: r = ua >= uc; break;
-      case LLVMIntULT: r = ua < uc; break;
-      case LLVMIntULE: r = ua <= uc; break;
-      case LLVMIntSGT: r = a > c; break;
-      case LLVMIntSGE: r = a >= c; break;
-      case LLVMIntSLT: r = a < c; break;
-      default: r = a <= c; break;
-      }
-      if (r == exit_if_true) return uses_next ? t + 1 : t;
+  LLVMValueRef term = exit_branch(ik, loop, phi, next);
+  if (step == 0 || !term) return 0;
+  LLVMValueRef cond = LLVMGetCondition(term);
+  LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
+  bool uses_next = x == next || y == next;
+  bool counter_left = x == phi || x == next;
+  LLVMValueRef bound = counter_left ? y : x;
+  if (!LLVMIsAConstantInt(bound)) return 0;
+  /* the turn on which the compare first sends the loop out: its true arm
+   * leaves where that arm's block is outside the loop */
+  LLVMBasicBlockRef taken = LLVMGetSuccessor(term, 0);
+  int t_block = -1;
+  for (int c = 0; c < ik->block_count && t_block < 0; c++)
+    if (ik->blocks[c].bb == taken) t_block = c;
+  bool exit_if_true = t_block < 0 || !l->body[t_block];
+  long long limit = LLVMConstIntGetSExtValue(bound);
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
+  unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+  for (long long t = 0; t < (1LL << 20); t++) {
+    long long v = init + t * step + (uses_next ? step : 0);
+    long long a = counter_left ? v : limit, c = counter_left ? limit : v;
+    unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
+    bool r;
+    switch (pred) {
+    case LLVMIntEQ: r = ua == uc; break;
+    case LLVMIntNE: r = ua != uc; break;
+    case LLVMIntUGT: r = ua > uc; break;
+    case LLVMIntUGE: r = ua >= uc; break;
+    case LLVMIntULT: r = ua < uc; break;
+    case LLVMIntULE: r = ua <= uc; break;
+    case LLVMIntSGT: r = a > c; break;
+    case LLVMIntSGE: r = a >= c; break;
+    case LLVMIntSLT: r = a < c; break;
+    default: r = a <= c; break;
     }
-    return 0;
+    if (r == exit_if_true) return uses_next ? t + 1 : t;
   }
   return 0;
 }
