@@ -178,7 +178,7 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
       char readers[64] = "by the neighbouring threads, each on its own turn";
       if (k->atoms[loop].trips > 1)
         snprintf(readers, sizeof readers, "by up to %lld neighbouring threads", k->atoms[loop].trips);
-      char over[96] = "the loop";               /* a counter the source does not name */
+      char over[96] = "the loop";   /* "loop": ir.c's name for a counter the source does not name */
       if (strcmp(k->atoms[loop].name, "loop") != 0)
         snprintf(over, sizeof over, "the loop over '%s'", k->atoms[loop].name);
       set_message(f, wl_format("reusable global data '%s': %s moves the index as threadIdx.%c does, so each "
@@ -207,9 +207,9 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
 #define SMALL_TABLE_TURNS 64
 
 /* A read at an index the whole grid shares, moved by a loop of run-time
- * length (or of more than a few constant turns) (the all-pairs loop of an N-body step or a neighbour search,
- * x[j] for j < n): every warp of a block asks for the same element, a
- * request each; tiles staged in shared memory load it once per block. A
+ * length or of more than a few constant turns (the all-pairs loop of an
+ * N-body step or a neighbour search, x[j] for j < n): every warp of a block
+ * asks for the same element, a request each; tiles staged in shared memory load it once per block. A
  * loop of constant length over a small table is C_2's alone: the paper
  * puts small tables in constant memory and large or run-time-sized data in
  * shared memory (Section 8.2.3; rules/README.md). */

@@ -648,17 +648,18 @@ static bool unroll_limited(ir_kernel *ik, int loop) {
     unsigned n = LLVMGetMDNodeNumOperands(md);
     LLVMValueRef *ops = calloc(n ? n : 1, sizeof *ops);
     LLVMGetMDNodeOperands(md, ops);
+    static const char *const limits[] = {"llvm.loop.unroll.disable", "llvm.loop.unroll.count",
+                                         "llvm.loop.unroll.runtime.disable"};
     bool limited = false;
     for (unsigned i = 0; i < n && !limited; i++) {
-      if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1) continue;
+      unsigned count = ops[i] && LLVMIsAMDNode(ops[i]) ? LLVMGetMDNodeNumOperands(ops[i]) : 0;
+      if (count < 1 || count > 4) continue;
       LLVMValueRef first[4] = {0};
-      if (LLVMGetMDNodeNumOperands(ops[i]) > 4) continue;
       LLVMGetMDNodeOperands(ops[i], first);
       unsigned len = 0;
       const char *name = first[0] ? LLVMGetMDString(first[0], &len) : NULL;
-      limited = name && (strncmp(name, "llvm.loop.unroll.disable", len) == 0 ||
-                         strncmp(name, "llvm.loop.unroll.count", len) == 0 ||
-                         strncmp(name, "llvm.loop.unroll.runtime.disable", len) == 0);
+      for (size_t m = 0; name && m < sizeof limits / sizeof limits[0]; m++)
+        limited = limited || (len == strlen(limits[m]) && memcmp(name, limits[m], len) == 0);
     }
     free(ops);
     if (limited) return true;
@@ -689,11 +690,8 @@ static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMV
   if (!LLVMIsAConstantInt(bound)) return 0;
   /* the turn on which the compare first sends the loop out: its true arm
    * leaves where that arm's block is outside the loop */
-  LLVMBasicBlockRef taken = LLVMGetSuccessor(term, 0);
-  int t_block = -1;
-  for (int c = 0; c < ik->block_count && t_block < 0; c++)
-    if (ik->blocks[c].bb == taken) t_block = c;
-  bool exit_if_true = t_block < 0 || !l->body[t_block];
+  int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
+  bool exit_if_true = taken < 0 || !l->body[taken];
   long long limit = LLVMConstIntGetSExtValue(bound);
   unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
   unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
@@ -777,10 +775,10 @@ static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
      * turns, or a loop whose start and bound only such loops' counters set
      * (for n2 = (L + n1) % 2; n2 <= L - n1 inside n1 <= L) */
     LLVMValueRef bound = r->pointer ? NULL : exit_bound(ik, loop, phi, next);
-    a->unrolls = !unroll_limited(ik, loop) &&
-                 ((a->const_trip && a->trips <= UNROLLED_TRIPS) ||
+    a->unrolls = ((a->const_trip && a->trips <= UNROLLED_TRIPS) ||
                   (bound && set_by_unrolled(ik->k, &start_p) && set_by_unrolled(ik->k, int_of(ik, bound)) &&
-                   !poly_is_const(&start_p, &init_value)));
+                   !poly_is_const(&start_p, &init_value))) &&
+                 !unroll_limited(ik, loop);
   }
   if (ik->loops[loop].atom < 0) ik->loops[loop].atom = atom;
   return true;
@@ -1951,11 +1949,7 @@ static long long walk_step(const kernel_ctx *k, const poly *p, long long scale) 
 static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v)) return false;
   const ir_value *at = value_of(ik, LLVMGetOperand(v, 0));
-  if (at->p.unknown) return false;
-  const kernel_ctx *k = ik->k;
-  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
-    if ((k->atoms[a].kind == ATOMK_LOOP || k->atoms[a].loop_carried) && poly_uses_atom(&at->p, a)) return false;
-  return true;
+  return !at->p.unknown && !moves_with_loop(ik->k, &at->p);
 }
 
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
@@ -2363,6 +2357,15 @@ static bool multiple_of(const poly *d, const poly *s, long long *c) {
   return probe.count == 0;
 }
 
+/* The atom of a source loop the compiler unrolled into `turns` copies. */
+static int unrolled_loop_atom(kernel_ctx *k, const char *name, long long turns) {
+  int atom = new_atom(k, ATOMK_LOOP, name);
+  k->atoms[atom].unit_step = true;
+  k->atoms[atom].const_trip = true;
+  k->atoms[atom].trips = turns;
+  return atom;
+}
+
 /* Three or more copies of one access at one address, of one line and one
  * call site: a loop of the source the compiler unrolled, reading the same
  * element on every turn (a store in the loop may have changed it:
@@ -2385,11 +2388,7 @@ static void fold_repeated(ir_kernel *ik) {
     }
     char name[64];
     if (n < 3 || !ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name)) continue;
-    int atom = new_atom(k, ATOMK_LOOP, name);
-    k->atoms[atom].unit_step = true;
-    k->atoms[atom].const_trip = true;
-    k->atoms[atom].trips = n;
-    x->loops[x->loop_count++] = atom;
+    x->loops[x->loop_count++] = unrolled_loop_atom(k, name, n);
     for (int c = 1; c < n; c++) k->accesses[copy[c]].merged = true;
   }
 }
@@ -2451,11 +2450,8 @@ static void fold_unrolled(ir_kernel *ik) {
      * a loop's turns; an inlined helper's may be its caller's loop's */
     char name[64] = "unrolled";
     if (!ir_loop_at(ik->scope, x->file, x->line, x->column, name, sizeof name) && !x->inlined_at) continue;
-    int atom = new_atom(k, ATOMK_LOOP, name);
+    int atom = unrolled_loop_atom(k, name, n);
     atom_info *u = &k->atoms[atom];
-    u->unit_step = true;
-    u->const_trip = true;
-    u->trips = n;
     poly base = x->off, shift;
     poly_const(&scale, first);
     poly_mul(&shift, &step_poly, &scale);
