@@ -25,6 +25,7 @@
 #include "analysis.h"
 #include "text_file.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <llvm-c/BitReader.h>
@@ -58,6 +59,7 @@ struct device_job {
   struct timespec started;       /* a file changed after this is not trusted */
   char **argv[2];
   int argc[2];
+  int remapped;                  /* copies remap<N>.cu written in dir (shared_without_init) */
 };
 
 const char *device_clang(void) {
@@ -310,6 +312,11 @@ static void remove_job_files(const device_job *j) {
   unlink(j->bitcode);
   unlink(j->errors);
   unlink(j->deps);
+  for (int i = 0; i < j->remapped; i++) {
+    char copy[320];
+    snprintf(copy, sizeof copy, "%s/remap%d.cu", j->dir, i);
+    unlink(copy);
+  }
   rmdir(j->dir);
 }
 
@@ -597,6 +604,149 @@ static bool read_module(const char *bitcode, const char *arch, device_code *code
   return true;
 }
 
+/* ---- __shared__ variables whose type has a constructor ----
+ *
+ * nvcc accepts a __shared__ variable whose type has a constructor (a
+ * cuda::barrier, a class with default member initialisers) and does not
+ * run it; clang refuses the file ("initialization is not supported for
+ * __shared__ variables"), and every kernel in it would lose its device
+ * code. Such a file is compiled once more with each of those declarations
+ * made extern: no initialisation, the same element type, still in shared
+ * memory (clang allows a sized extern __shared__ under -fgpu-rdc). An
+ * array's first bound is left out, as dynamic shared memory's is: the
+ * instances of a template, or two kernels, may give one name different
+ * sizes, and one extern name has one type. The changed copies, given to
+ * clang with -remap-file, keep every line and column. */
+
+#define SHARED_INIT_ERROR ": error: initialization is not supported for __shared__ variables"
+#define SHARED_AS_EXTERN "__wlxshr__"   /* as long as "__shared__": columns stay */
+#define MAX_REMAPPED 8
+#define MAX_SHARED_INITS 20
+
+typedef struct {
+  char path[600];
+  int line, column;
+} source_place;
+
+/* The places of the compile's errors when every error is SHARED_INIT_ERROR;
+ * 0 when there is another error (nothing to gain from compiling again). */
+static int shared_init_errors(const char *errors, source_place *at, int max) {
+  FILE *f = fopen(errors, "r");
+  if (!f) return 0;
+  char line[1024];
+  int n = 0;
+  bool other = false;
+  while (!other && fgets(line, sizeof line, f)) {
+    if (!strstr(line, "error:")) continue;
+    char *message = strstr(line, SHARED_INIT_ERROR);
+    if (!message || n == max) {
+      other = true;
+      break;
+    }
+    *message = 0;
+    char *colon = strrchr(line, ':');
+    if (!colon) { other = true; break; }
+    at[n].column = atoi(colon + 1);
+    *colon = 0;
+    colon = strrchr(line, ':');
+    if (!colon) { other = true; break; }
+    at[n].line = atoi(colon + 1);
+    *colon = 0;
+    if (strlen(line) >= sizeof at[n].path) { other = true; break; }
+    memcpy(at[n].path, line, strlen(line) + 1);
+    n++;
+  }
+  fclose(f);
+  return other ? 0 : n;
+}
+
+static bool is_word_at(const char *text, size_t at, size_t end, const char *word) {
+  size_t len = strlen(word);
+  bool before = at == 0 || !(isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_');
+  bool after = at + len >= end || !(isalnum((unsigned char)text[at + len]) || text[at + len] == '_');
+  return at + len <= end && before && after && strncmp(text + at, word, len) == 0;
+}
+
+/* The first bound after the name at `name`, if any, made spaces. */
+static void drop_first_bound(char *text, size_t len, size_t name) {
+  size_t at = name;
+  while (at < len && (isalnum((unsigned char)text[at]) || text[at] == '_')) at++;
+  while (at < len && isspace((unsigned char)text[at])) at++;
+  if (at == len || text[at] != '[') return;
+  int depth = 0;
+  for (size_t end = at; end < len; end++) {
+    depth += (text[end] == '[') - (text[end] == ']');
+    if (depth > 0) continue;
+    for (size_t k = at + 1; k < end; k++)
+      if (text[k] != '\n') text[k] = ' ';
+    return;
+  }
+}
+
+/* The declaration whose name is at (line, column) made extern: its
+ * __shared__ (written in the declaration, before the name) becomes
+ * SHARED_AS_EXTERN, a `static` before it spaces, and its first bound
+ * spaces. False when the declaration spells no __shared__ (a macro of the
+ * user's). */
+static bool make_shared_extern(char *text, size_t len, int line, int column) {
+  size_t at = 0;
+  for (int l = 1; l < line && at < len; at++)
+    if (text[at] == '\n') l++;
+  if (column < 1 || at + (size_t)column - 1 > len) return false;
+  size_t name = at + (size_t)column - 1, start = name;
+  while (start > 0 && !strchr(";{}", text[start - 1])) start--;
+  for (size_t i = name; i-- > start;) {
+    if (is_word_at(text, i, name, SHARED_AS_EXTERN)) return true;   /* a template's second instance */
+    if (!is_word_at(text, i, name, "__shared__")) continue;
+    memcpy(text + i, SHARED_AS_EXTERN, strlen(SHARED_AS_EXTERN));
+    for (size_t k = start; k < i; k++)
+      if (is_word_at(text, k, i, "static")) memset(text + k, ' ', strlen("static"));
+    drop_first_bound(text, len, name);
+    return true;
+  }
+  return false;
+}
+
+/* Compiles once more with argv[v] when every error was SHARED_INIT_ERROR;
+ * clang's status, or status unchanged when that cannot help. */
+static int compile_shared_as_extern(device_job *j, int v, int status) {
+  source_place at[MAX_SHARED_INITS];
+  int n = shared_init_errors(j->errors, at, MAX_SHARED_INITS);
+  if (n == 0) return status;
+  bool done[MAX_SHARED_INITS] = {0};
+  char **argv = j->argv[v];
+  int argc = j->argc[v];
+  for (int i = 0; i < n; i++) {
+    if (done[i]) continue;
+    size_t len;
+    char *text = read_text_file(at[i].path, &len);
+    bool edited = text && j->remapped < MAX_REMAPPED && argc + 6 <= DEVICE_MAX_ARGS;
+    for (int k = i; edited && k < n; k++) {
+      if (strcmp(at[k].path, at[i].path)) continue;
+      edited = make_shared_extern(text, len, at[k].line, at[k].column);
+      done[k] = true;
+    }
+    char copy[320], remap[sizeof at[i].path + sizeof copy + 1];
+    snprintf(copy, sizeof copy, "%s/remap%d.cu", j->dir, j->remapped);
+    if (edited) edited = write_file(copy, text, len);
+    free(text);
+    if (!edited) return status;
+    j->remapped++;
+    snprintf(remap, sizeof remap, "%.*s;%s", (int)sizeof at[i].path - 1, at[i].path, copy);
+    const char *args[] = {"-Xclang", "-remap-file", "-Xclang", remap};
+    for (size_t a = 0; a < 4; a++) argv[argc++] = wl_strdup(args[a]);
+  }
+  argv[argc++] = wl_strdup("-fgpu-rdc");
+  argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
+  j->argc[v] = argc;
+  /* a failure keeps the first compile's errors, which name the user's code */
+  char errors[320];
+  snprintf(errors, sizeof errors, "%s/errors-extern.txt", j->dir);
+  int again = run_clang(argv, errors, DEVICE_TIMEOUT_SECONDS);
+  unlink(errors);
+  return again == 0 ? 0 : status;
+}
+
 bool device_finish(device_job *j, device_code *code, char *why, size_t why_size) {
   memset(code, 0, sizeof *code);
   if (*j->cached_bitcode) {
@@ -619,6 +769,8 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
     if (strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file")) unlink(j->pch);
     status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
   }
+  /* without the precompiled headers: -fgpu-rdc changes the language options */
+  if (status > 0) status = compile_shared_as_extern(j, j->argv[1] ? 1 : 0, status);
   /* the same code with the precompiled headers or without: kept either way */
   if (status == 0 && *j->cached && *j->deps) cache_store(j);
   bool ok = false;
