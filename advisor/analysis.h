@@ -153,6 +153,11 @@ typedef struct access_info {
   bool unroll_known;             /* the index is a constant once loops are unrolled */
   lane_model lanes;
   lane_model padded;             /* shared 2-D arrays: the lanes with the last dimension padded by one */
+  lane_model data_free;          /* global, lanes unknown through a per-lane value the kernel loads or counts
+                                    (an atomic's result, a rank): the lanes with that value 0 in every lane,
+                                    or (data_scaled) the lane's number; LANE_UNKNOWN when not evaluable */
+  bool data_scaled;              /* data_free is one address with the value 0: the index scales the value,
+                                    and lanes whose values differ are apart */
   long long reuse;               /* active threads of a block that touch the same element, 0 unknown */
   bool reuse_restricted;         /* a guard left only some threads of the block active */
   bool neighbour_reuse;          /* a warp's request is another warp's request through another read of

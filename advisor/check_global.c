@@ -4,6 +4,7 @@
  * patterns of global arrays in the inventory are described here too. */
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void describe_global(array_info *a, const access_info *x) {
@@ -105,10 +106,48 @@ static void lane_walk(kernel_ctx *k, access_info *x, array_info *a) {
                      "per key or row), or store the spans interleaved, element j of every span side by side (G_3)"));
 }
 
+/* Lanes apart through a per-lane value the kernel loads or counts (an
+ * atomic's result, a rank): added to a stride of the lanes' own (n1 * MN +
+ * atomicAdd(..)), or scaled by one (N * rank + bid), where lanes whose
+ * values differ are that far apart. Whatever the values, the lanes cannot
+ * be consecutive unless they cancel the stride or all agree. */
+static void data_strided(kernel_ctx *k, access_info *x, array_info *a) {
+  const lane_model *m = &x->data_free;
+  int got, ideal;
+  if (!lanes_strided(k, m, x->width, &got, &ideal)) return;
+  char apart[64];
+  if (m->probed) snprintf(apart, sizeof apart, "a run-time size");
+  else if (m->stride_const && !lanes_irregular(m) && m->stride_value % x->width == 0)
+    snprintf(apart, sizeof apart, "%lld elements", llabs(m->stride_value / x->width));
+  else snprintf(apart, sizeof apart, "several elements");
+  append_pattern(a, x->data_scaled ? "a loaded per-lane value scaled" : "stride plus a loaded per-lane value");
+  wl_finding *f = new_finding(k, "G_3", x, a);
+  if (!f) return;
+  add_metric(k, f, "pattern.global.strided");
+  add_metric(k, f, "pattern.global.aligned");
+  char *head = x->data_scaled
+      ? wl_format("non-consecutive global access to '%s': the index scales a per-lane value the kernel loads or "
+                  "counts by %s, so lanes whose values differ are that far apart: up to %d sectors per warp "
+                  "request instead of %d", a->name, apart, active_lanes(m->active), ideal_sectors(m, x->width))
+      : wl_format("non-consecutive global access to '%s': consecutive lanes are %s apart before a per-lane value "
+                  "the kernel loads or counts is added, up to %d sectors per warp request instead of %d", a->name,
+                  apart, active_lanes(m->active), ideal_sectors(m, x->width));
+  set_message(f, head, compare_text(k, f, "strided", "aligned"));
+  add_note(f, x->line, x->column,
+           wl_strdup(x->data_scaled
+                         ? "let the lanes of a warp share one value and walk its span together (lane l on element "
+                           "l of it), or lay the array out so that the lanes' own index is the fastest-varying "
+                           "one (G_3)"
+                         : "lay the array out so that the lanes' own index is the fastest-varying one (element j "
+                           "of every lane's span side by side), so that consecutive lanes land on consecutive "
+                           "elements (G_3)"));
+}
+
 void check_g3_strided(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   describe_global(a, x);
   if (x->lane_walk) { lane_walk(k, x, a); return; }
+  if (x->lanes.kind == LANE_UNKNOWN && x->data_free.kind == LANE_CONCRETE) { data_strided(k, x, a); return; }
   int got, ideal;
   if (!lanes_strided(k, &x->lanes, x->width, &got, &ideal)) return;
   int parameter = unit_stride_parameter(k, &x->lanes, x->width);

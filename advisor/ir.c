@@ -48,6 +48,9 @@
 /* The value run-time sizes take where lanes are evaluated under the probe
  * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
 #define PROBE_SIZE 4104
+/* model_without_data: a per-lane value the kernel loads or counts taken as
+ * 0 in every lane, or as the lane's number */
+enum { PROBE_DATA_OFF, PROBE_DATA_ZERO, PROBE_DATA_LANE };
 /* an under-aligned access of more pieces than this (a large struct copied
  * at once) is kept whole */
 #define MAX_PIECES 16
@@ -166,6 +169,8 @@ typedef struct ir_kernel {
   int address_cap;
   int depth;
   int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
+  int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
+  LLVMValueRef probe_leaf;       /* ... that value: one per address, or the address is not evaluated */
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
 } ir_kernel;
 
@@ -1417,8 +1422,33 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     lanes_fill(out, ik->k->probe_uniform, false);
     return true;
   }
-  if (!r->evaluable || depth > 24 || !LLVMIsAInstruction(v)) return false;
-  return operand_lanes(ik, v, warp, out, depth);
+  /* model_without_data: a value loaded, returned by an atomic, or counted
+   * per lane (a phi no counter carries: nk++ under a condition, whose arms
+   * would give the count of one path, not one per lane) */
+  bool counted = ik->probe_data && r->p.lane_varying && LLVMIsAPHINode(v);
+  if (counted && depth <= 24) {
+    /* a guard's constant beside one computed arm (rank * n moved into the
+     * branch that counted, 0 on the other): the computed arm */
+    LLVMValueRef computed = NULL;
+    int computed_arms = 0;
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+      if (!LLVMIsAConstant(LLVMGetIncomingValue(v, i))) computed = LLVMGetIncomingValue(v, i), computed_arms++;
+    if (computed_arms == 1 && computed != v) return ir_lanes(ik, computed, warp, out, depth + 1);
+  }
+  if (!counted && r->evaluable && depth <= 24 && LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth))
+    return true;
+  /* one such value: several (a cell's three coordinates, a bin's start
+   * plus a slot) make a scatter, no stride */
+  if (ik->probe_data && r->p.lane_varying &&
+      (counted || LLVMIsALoadInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v) ||
+       (LLVMIsACallInst(v) && strstr(callee_name(v), "atomic")))) {   /* the stand-ins' atomicAdd */
+    if (ik->probe_leaf && ik->probe_leaf != v) return false;
+    ik->probe_leaf = v;
+    for (int l = 0; l < 32; l++) out->v[l] = ik->probe_data == PROBE_DATA_LANE ? l : 0;
+    out->shifted = false;
+    return true;
+  }
+  return false;
 }
 
 /* v's lanes from its operands' (an instruction that is no polynomial). */
@@ -1837,6 +1867,45 @@ static bool eval_value_lanes(void *ctx, int warp, lane_vals *out) {
   return ir_lanes(e->ik, e->v, warp, out, 0);
 }
 
+/* m: the lanes of address with each per-lane loaded or counted value taken
+ * as probe says; run-time sizes take the probe's values where the code's
+ * own do not tell. */
+static void lanes_with_data(ir_kernel *ik, LLVMValueRef address, long long width, int probe, int warp,
+                            lane_model *m) {
+  kernel_ctx *k = ik->k;
+  value_eval e = {ik, address};
+  ik->probe_data = probe;
+  ik->probe_leaf = NULL;
+  m->kind = LANE_UNKNOWN;
+  model_evaluated(k, eval_value_lanes, &e, width, warp, m);
+  if (m->kind == LANE_UNKNOWN) {
+    k->probe_uniform = PROBE_SIZE;
+    k->probe_block = 1;
+    ik->probe_leaf = NULL;
+    model_evaluated(k, eval_value_lanes, &e, width, warp, m);
+    k->probe_uniform = k->probe_block = 0;
+    m->probed = m->kind != LANE_UNKNOWN;
+  }
+  ik->probe_data = PROBE_DATA_OFF;
+}
+
+/* A global access whose lanes are unknown only through a per-lane value
+ * the kernel loads or counts (d_NL[n1 * MN + atomicAdd(..)], NL[N * rank +
+ * bid]): its lanes with that value 0 in every lane, and where that is one
+ * address for the warp, with the lane's number (lanes whose values differ
+ * are then told apart). */
+static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info *x) {
+  lane_model *m = &x->data_free;
+  memset(m, 0, sizeof *m);
+  m->kind = LANE_UNKNOWN;
+  int warp = first_active_warp(ik->k);
+  if (warp < 0) return;
+  m->active = ik->k->active[warp];
+  lanes_with_data(ik, address, x->width, PROBE_DATA_ZERO, warp, m);
+  x->data_scaled = m->kind == LANE_UNIFORM;
+  if (x->data_scaled) lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
+}
+
 static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, const poly *off, lane_model *m) {
   kernel_ctx *k = ik->k;
   memset(m, 0, sizeof *m);
@@ -1887,7 +1956,13 @@ static void trace_access(const ir_kernel *ik, const access_info *x) {
           x->lanes.active);
   if (x->lanes.kind == LANE_CONCRETE)
     for (int l = 0; l < 8; l++) fprintf(stderr, "%s%lld", l ? "," : " [", x->lanes.offset[l]);
-  fprintf(stderr, "%s loops %d\n", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
+  fprintf(stderr, "%s loops %d", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
+  if (x->data_free.kind == LANE_CONCRETE) {
+    fprintf(stderr, " without data%s", x->data_scaled ? " (scaled)" : "");
+    for (int l = 0; l < 8; l++) fprintf(stderr, "%s%lld", l ? "," : " [", x->data_free.offset[l]);
+    fprintf(stderr, ",...]");
+  }
+  fprintf(stderr, "\n");
 }
 
 /* What an access's array start is known to be aligned to: a variable's
@@ -2103,6 +2178,9 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
     x->lane_walk = lane_start_plus_walk(ik, address, ik->blocks[block].loop, 1, &step, &loaded, 0) && loaded &&
                    step > 0 && step <= 16;
   }
+  if (x->lanes.kind == LANE_UNKNOWN && x->off.unknown && x->off.lane_varying && !x->lane_walk &&
+      a->space == SP_GLOBAL)
+    model_without_data(ik, address, x);
   if (getenv("WARPLINT_TRACE")) trace_access(ik, x);
   if (a->space == SP_GLOBAL && read && depth > 0) x->reuse = block_reuse(k, &x->off, &x->reuse_restricted);
   if (a->space == SP_SHARED && a->ndim >= 2 && a->ndim <= MAX_DIMS && a->ext[a->ndim - 1] > 0) {
