@@ -32,8 +32,8 @@ static char *stride_text(const kernel_ctx *k, const access_info *x, const array_
   if (m->kind == LANE_CONCRETE || m->stride_const) {
     if (field) {
       snprintf(pattern, size, "fields %lld bytes apart (array of structs)", m->stride_value);
-      return wl_format("consecutive lanes read %lld-byte fields %lld bytes apart (an array of structs)", x->width,
-                       m->stride_value);
+      return wl_format("consecutive lanes %s %lld-byte fields %lld bytes apart (an array of structs)",
+                       x->write && !x->read ? "write" : "read", x->width, m->stride_value);
     }
     snprintf(pattern, size, "stride %lld", m->stride_value / x->width);
     return wl_format("consecutive lanes are %lld elements apart", m->stride_value / x->width);

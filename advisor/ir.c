@@ -2115,10 +2115,12 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
     poly_const(&by, shift);
     poly_add(&off, &at->p, &by, 1);
   }
-  if (mode == M_READ && !field && width < a->elem_size && whole_vector_read(a)) {
+  if ((mode == M_READ || mode == M_WRITE) && !field && width < a->elem_size && whole_vector_read(a)) {
     /* nvcc reads an element of a 16-byte vector type copied whole
      * (float4 v = a[i]) in one ld.v4, also when only some fields are then
-     * used; a field named at the access (a[i].w) is read alone */
+     * used, and stores one assigned whole (a[i] = v) in one st.v4, also
+     * when clang drops the fields stored back unchanged; a field named at
+     * the access (a[i].w) is read or written alone */
     long long field;
     poly_const(&off, 0);
     if (!at->p.unknown && poly_split_constant(&at->p, &field) && field % a->elem_size + width <= a->elem_size) {
