@@ -2027,6 +2027,21 @@ static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
   return !at->p.unknown && !moves_with_loop(ik->k, &at->p);
 }
 
+/* Whether v is loaded from a table at the lane's own place (row_ptr[row],
+ * 3 * offsets[i]), not at a place found from data (a cell's first
+ * particle, the cell found from a position, or the first non-empty of
+ * several cells): lanes in one cell share one span and read its elements
+ * together. */
+static bool loaded_at_lane_place(ir_kernel *ik, LLVMValueRef v) {
+  for (int depth = 0; depth < 8 && LLVMIsAInstruction(v) && !LLVMIsALoadInst(v); depth++) {
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    bool scaled = (op == LLVMMul || op == LLVMShl) && LLVMIsAConstantInt(LLVMGetOperand(v, 1));
+    if (!scaled && op != LLVMZExt && op != LLVMSExt && op != LLVMTrunc) return false;
+    v = LLVMGetOperand(v, 0);
+  }
+  return LLVMIsALoadInst(v) && !value_of(ik, LLVMGetOperand(v, 0))->p.unknown;
+}
+
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
  * polynomial knows, none of them a thread's, and of values each lane loads
  * outside loop l or anew at the same address each turn (the start of its
@@ -2074,6 +2089,7 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
    * same address every turn */
   if (!r->p.lane_varying || !r->p.data_dependent) return false;
   if (ik->loops[l].body[block_index(ik, v)] && !reloads_same_element(ik, v)) return false;
+  if (!loaded_at_lane_place(ik, v)) return false;
   *loaded = true;
   return true;
 }
