@@ -171,6 +171,7 @@ typedef struct ir_kernel {
   int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
   int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
   LLVMValueRef probe_leaf;       /* ... that value: one per address, or the address is not evaluated */
+  bool probe_leaf_uniform;       /* ... loaded at one address for the whole warp: one value for it */
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
 } ir_kernel;
 
@@ -1404,6 +1405,19 @@ static LLVMValueRef first_turn_value(ir_kernel *ik, LLVMValueRef phi) {
   return init;
 }
 
+/* Whether load v reads one address for every lane of warp w (lang_id[b]
+ * with b = i / (beam * hidden), run-time sizes at the probe's values): its
+ * value is then one for the warp. Its address may hold no loaded value. */
+static bool loaded_once_per_warp(ir_kernel *ik, LLVMValueRef v, int warp, int depth) {
+  if (!LLVMIsALoadInst(v) || depth > 24) return false;
+  int probe = ik->probe_data;
+  ik->probe_data = PROBE_DATA_OFF;
+  lane_vals at;
+  bool one = ir_lanes(ik, LLVMGetOperand(v, 0), warp, &at, depth + 1) && lanes_invariant(&at);
+  ik->probe_data = probe;
+  return one;
+}
+
 /* v's value (an integer, or a pointer's byte offset from its base) for
  * each lane of warp w, with a uniform unknown carried as `shifted`. */
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
@@ -1443,6 +1457,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
       (counted || LLVMIsALoadInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v) ||
        (LLVMIsACallInst(v) && strstr(callee_name(v), "atomic")))) {   /* the stand-ins' atomicAdd */
     if (ik->probe_leaf && ik->probe_leaf != v) return false;
+    if (!ik->probe_leaf) ik->probe_leaf_uniform = loaded_once_per_warp(ik, v, warp, depth);
     ik->probe_leaf = v;
     for (int l = 0; l < 32; l++) out->v[l] = ik->probe_data == PROBE_DATA_LANE ? l : 0;
     out->shifted = false;
@@ -1876,12 +1891,14 @@ static void lanes_with_data(ir_kernel *ik, LLVMValueRef address, long long width
   value_eval e = {ik, address};
   ik->probe_data = probe;
   ik->probe_leaf = NULL;
+  ik->probe_leaf_uniform = false;
   m->kind = LANE_UNKNOWN;
   model_evaluated(k, eval_value_lanes, &e, width, warp, m);
   if (m->kind == LANE_UNKNOWN) {
     k->probe_uniform = PROBE_SIZE;
     k->probe_block = 1;
     ik->probe_leaf = NULL;
+    ik->probe_leaf_uniform = false;
     model_evaluated(k, eval_value_lanes, &e, width, warp, m);
     k->probe_uniform = k->probe_block = 0;
     m->probed = m->kind != LANE_UNKNOWN;
@@ -1902,6 +1919,13 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
   if (warp < 0) return;
   m->active = ik->k->active[warp];
   lanes_with_data(ik, address, x->width, PROBE_DATA_ZERO, warp, m);
+  if (m->kind != LANE_UNKNOWN && ik->probe_leaf_uniform) {
+    /* the value is the warp's one (a row loaded per batch, not per lane):
+     * the lanes are these, shifted alike */
+    x->lanes = *m;
+    m->kind = LANE_UNKNOWN;
+    return;
+  }
   x->data_scaled = m->kind == LANE_UNIFORM;
   if (x->data_scaled) lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
 }
