@@ -59,7 +59,7 @@ struct device_job {
   struct timespec started;       /* a file changed after this is not trusted */
   char **argv[2];
   int argc[2];
-  int remapped;                  /* copies remap<N>.cu written in dir (shared_without_init) */
+  int remapped;                  /* copies remap<N>.cu written in dir (compile_as_nvcc_accepts) */
 };
 
 const char *device_clang(void) {
@@ -604,61 +604,37 @@ static bool read_module(const char *bitcode, const char *arch, device_code *code
   return true;
 }
 
-/* ---- __shared__ variables whose type has a constructor ----
+/* ---- what nvcc accepts and clang refuses ----
  *
- * nvcc accepts a __shared__ variable whose type has a constructor (a
- * cuda::barrier, a class with default member initialisers) and does not
- * run it; clang refuses the file ("initialization is not supported for
- * __shared__ variables"), and every kernel in it would lose its device
- * code. Such a file is compiled once more with each of those declarations
- * made extern: no initialisation, the same element type, still in shared
- * memory (clang allows a sized extern __shared__ under -fgpu-rdc). An
- * array's first bound is left out, as dynamic shared memory's is: the
- * instances of a template, or two kernels, may give one name different
- * sizes, and one extern name has one type. The changed copies, given to
- * clang with -remap-file, keep every line and column. */
+ * A file clang refuses loses the device code of every kernel in it. Where
+ * every error is one of a few forms nvcc accepts, the file is compiled once
+ * more from copies that say the same to clang, given with -remap-file and
+ * keeping every line and column:
+ *
+ * - A __shared__ variable whose type has a constructor (a cuda::barrier, a
+ *   class with default member initialisers): nvcc does not run the
+ *   constructor; clang says "initialization is not supported for __shared__
+ *   variables". The declaration is made extern: no initialisation, the same
+ *   element type, still in shared memory (clang allows a sized extern
+ *   __shared__ under -fgpu-rdc). An array's first bound is left out, as
+ *   dynamic shared memory's is: the instances of a template, or two
+ *   kernels, may give one name different sizes, and one extern name has one
+ *   type.
+ * - A PTX special register named with one % in inline assembly
+ *   ("mov.u64 %0, %globaltimer;"): nvcc passes it through, clang wants %%.
+ *   The % is dropped: the assembly's text is not the model's business. */
 
-#define SHARED_INIT_ERROR ": error: initialization is not supported for __shared__ variables"
 #define SHARED_AS_EXTERN "__wlxshr__"   /* as long as "__shared__": columns stay */
 #define MAX_REMAPPED 8
-#define MAX_SHARED_INITS 20
+#define MAX_FIXES 20
+
+typedef bool (*source_fix)(char *text, size_t len, size_t at);
 
 typedef struct {
   char path[600];
   int line, column;
+  int form;                      /* its index in nvcc_accepts */
 } source_place;
-
-/* The places of the compile's errors when every error is SHARED_INIT_ERROR;
- * 0 when there is another error (nothing to gain from compiling again). */
-static int shared_init_errors(const char *errors, source_place *at, int max) {
-  FILE *f = fopen(errors, "r");
-  if (!f) return 0;
-  char line[1024];
-  int n = 0;
-  bool other = false;
-  while (!other && fgets(line, sizeof line, f)) {
-    if (!strstr(line, "error:")) continue;
-    char *message = strstr(line, SHARED_INIT_ERROR);
-    if (!message || n == max) {
-      other = true;
-      break;
-    }
-    *message = 0;
-    char *colon = strrchr(line, ':');
-    if (!colon) { other = true; break; }
-    at[n].column = atoi(colon + 1);
-    *colon = 0;
-    colon = strrchr(line, ':');
-    if (!colon) { other = true; break; }
-    at[n].line = atoi(colon + 1);
-    *colon = 0;
-    if (strlen(line) >= sizeof at[n].path) { other = true; break; }
-    memcpy(at[n].path, line, strlen(line) + 1);
-    n++;
-  }
-  fclose(f);
-  return other ? 0 : n;
-}
 
 static bool is_word_at(const char *text, size_t at, size_t end, const char *word) {
   size_t len = strlen(word);
@@ -683,20 +659,14 @@ static void drop_first_bound(char *text, size_t len, size_t name) {
   }
 }
 
-/* The declaration whose name is at (line, column) made extern: its
- * __shared__ (written in the declaration, before the name) becomes
- * SHARED_AS_EXTERN, a `static` before it spaces, and its first bound
- * spaces. False when the declaration spells no __shared__ (a macro of the
- * user's). */
-static bool make_shared_extern(char *text, size_t len, int line, int column) {
-  size_t at = 0;
-  for (int l = 1; l < line && at < len; at++)
-    if (text[at] == '\n') l++;
-  if (column < 1 || at + (size_t)column - 1 > len) return false;
-  size_t name = at + (size_t)column - 1, start = name;
+/* The declaration whose name is at `name` made extern: its __shared__
+ * (written in the declaration, before the name) becomes SHARED_AS_EXTERN,
+ * a `static` before it spaces, and its first bound spaces. False when the
+ * declaration spells no __shared__ (a macro of the user's). */
+static bool make_shared_extern(char *text, size_t len, size_t name) {
+  size_t start = name;
   while (start > 0 && !strchr(";{}", text[start - 1])) start--;
   for (size_t i = name; i-- > start;) {
-    if (is_word_at(text, i, name, SHARED_AS_EXTERN)) return true;   /* a template's second instance */
     if (!is_word_at(text, i, name, "__shared__")) continue;
     memcpy(text + i, SHARED_AS_EXTERN, strlen(SHARED_AS_EXTERN));
     for (size_t k = start; k < i; k++)
@@ -707,13 +677,81 @@ static bool make_shared_extern(char *text, size_t len, int line, int column) {
   return false;
 }
 
-/* Compiles once more with argv[v] when every error was SHARED_INIT_ERROR;
+/* The % just before `at` in an inline assembly string made a space. */
+static bool drop_asm_percent(char *text, size_t len, size_t at) {
+  for (size_t i = at; i-- > 0 && at - i <= 3 && i < len;) {
+    if (text[i] == '"' || text[i] == '\n') return false;
+    if (text[i] == '%') {
+      text[i] = ' ';
+      return true;
+    }
+  }
+  return false;
+}
+
+static const struct {
+  const char *error;
+  source_fix fix;
+} nvcc_accepts[] = {
+    {": error: initialization is not supported for __shared__ variables", make_shared_extern},
+    {": error: invalid % escape in inline assembly string", drop_asm_percent},
+};
+
+/* The places of the compile's errors when every error is one of
+ * nvcc_accepts; 0 when there is another (nothing to gain from compiling
+ * again). */
+static int fixable_errors(const char *errors, source_place *at, int max) {
+  FILE *f = fopen(errors, "r");
+  if (!f) return 0;
+  char line[1024];
+  int n = 0;
+  bool other = false;
+  while (!other && fgets(line, sizeof line, f)) {
+    if (!strstr(line, "error:")) continue;
+    char *message = NULL;
+    int form = 0;
+    for (; form < (int)(sizeof nvcc_accepts / sizeof nvcc_accepts[0]) && !message; form++)
+      message = strstr(line, nvcc_accepts[form].error);
+    if (!message || n == max) {
+      other = true;
+      break;
+    }
+    at[n].form = form - 1;
+    *message = 0;
+    char *colon = strrchr(line, ':');
+    if (!colon) { other = true; break; }
+    at[n].column = atoi(colon + 1);
+    *colon = 0;
+    colon = strrchr(line, ':');
+    if (!colon) { other = true; break; }
+    at[n].line = atoi(colon + 1);
+    *colon = 0;
+    if (strlen(line) >= sizeof at[n].path) { other = true; break; }
+    memcpy(at[n].path, line, strlen(line) + 1);
+    bool again = false;            /* a template's other instance, a second inlining */
+    for (int i = 0; i < n && !again; i++)
+      again = at[i].line == at[n].line && at[i].column == at[n].column && !strcmp(at[i].path, at[n].path);
+    if (!again) n++;
+  }
+  fclose(f);
+  return other ? 0 : n;
+}
+
+/* The byte at (line, column) of text, or len when there is none. */
+static size_t byte_at(const char *text, size_t len, int line, int column) {
+  size_t at = 0;
+  for (int l = 1; l < line && at < len; at++)
+    if (text[at] == '\n') l++;
+  return column < 1 || at + (size_t)column - 1 >= len ? len : at + (size_t)column - 1;
+}
+
+/* Compiles once more with argv[v] when every error was one nvcc accepts;
  * clang's status, or status unchanged when that cannot help. */
-static int compile_shared_as_extern(device_job *j, int v, int status) {
-  source_place at[MAX_SHARED_INITS];
-  int n = shared_init_errors(j->errors, at, MAX_SHARED_INITS);
+static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
+  source_place at[MAX_FIXES];
+  int n = fixable_errors(j->errors, at, MAX_FIXES);
   if (n == 0) return status;
-  bool done[MAX_SHARED_INITS] = {0};
+  bool done[MAX_FIXES] = {0}, shared = false;
   char **argv = j->argv[v];
   int argc = j->argc[v];
   for (int i = 0; i < n; i++) {
@@ -723,7 +761,9 @@ static int compile_shared_as_extern(device_job *j, int v, int status) {
     bool edited = text && j->remapped < MAX_REMAPPED && argc + 6 <= DEVICE_MAX_ARGS;
     for (int k = i; edited && k < n; k++) {
       if (strcmp(at[k].path, at[i].path)) continue;
-      edited = make_shared_extern(text, len, at[k].line, at[k].column);
+      size_t place = byte_at(text, len, at[k].line, at[k].column);
+      edited = place < len && nvcc_accepts[at[k].form].fix(text, len, place);
+      shared = shared || nvcc_accepts[at[k].form].fix == make_shared_extern;
       done[k] = true;
     }
     char copy[320], remap[sizeof at[i].path + sizeof copy + 1];
@@ -736,12 +776,14 @@ static int compile_shared_as_extern(device_job *j, int v, int status) {
     const char *args[] = {"-Xclang", "-remap-file", "-Xclang", remap};
     for (size_t a = 0; a < 4; a++) argv[argc++] = wl_strdup(args[a]);
   }
-  argv[argc++] = wl_strdup("-fgpu-rdc");
-  argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
+  if (shared) {
+    argv[argc++] = wl_strdup("-fgpu-rdc");
+    argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
+  }
   j->argc[v] = argc;
   /* a failure keeps the first compile's errors, which name the user's code */
   char errors[320];
-  snprintf(errors, sizeof errors, "%s/errors-extern.txt", j->dir);
+  snprintf(errors, sizeof errors, "%s/errors-again.txt", j->dir);
   int again = run_clang(argv, errors, DEVICE_TIMEOUT_SECONDS);
   unlink(errors);
   return again == 0 ? 0 : status;
@@ -770,7 +812,7 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
     status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
   }
   /* without the precompiled headers: -fgpu-rdc changes the language options */
-  if (status > 0) status = compile_shared_as_extern(j, j->argv[1] ? 1 : 0, status);
+  if (status > 0) status = compile_as_nvcc_accepts(j, j->argv[1] ? 1 : 0, status);
   /* the same code with the precompiled headers or without: kept either way */
   if (status == 0 && *j->cached && *j->deps) cache_store(j);
   bool ok = false;
