@@ -2019,6 +2019,18 @@ static bool whole_vector_read(const array_info *a) {
   return false;
 }
 
+/* Whether the source at the access subscripts the vector array itself
+ * (buf[i] = v), not a pointer of another element type cast from it
+ * (scores[i] with float *scores = (float *)buf): only then is the element
+ * read or written whole. */
+static bool names_element_whole(ir_kernel *ik, const array_info *a, CXFile file, unsigned line, unsigned column,
+                                bool local) {
+  char written[128];
+  bool field;
+  ir_array_at(ik->scope, file, line, &column, local, written, sizeof written, &field);
+  return strcmp(written, a->name) == 0;
+}
+
 /* The constant term of p (0 when it has none). */
 static bool poly_split_constant(const poly *p, long long *c) {
   *c = 0;
@@ -2051,19 +2063,30 @@ static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
   return !at->p.unknown && !moves_with_loop(ik->k, &at->p);
 }
 
-/* Whether v is loaded from a table at the lane's own place (row_ptr[row],
- * 3 * offsets[i]), not at a place found from data (a cell's first
- * particle, the cell found from a position, or the first non-empty of
- * several cells): lanes in one cell share one span and read its elements
- * together. */
-static bool loaded_at_lane_place(ir_kernel *ik, LLVMValueRef v) {
+/* Whether v is computed from a floating-point value made an integer (a
+ * cell's index from a particle's coordinates). */
+static bool from_coordinates(LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || depth > 12 || LLVMIsAPHINode(v) || LLVMIsALoadInst(v)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  if (op == LLVMFPToSI || op == LLVMFPToUI) return true;
+  for (int i = 0; i < LLVMGetNumOperands(v); i++)
+    if (from_coordinates(LLVMGetOperand(v, i), depth + 1)) return true;
+  return false;
+}
+
+/* Whether v is loaded from a table at a place each lane has of its own
+ * (row_ptr[row], 3 * offsets[i], row_ptr[frontier[i]]), not at a place
+ * found from coordinates (a cell's first particle, the cell found from a
+ * position) or the first non-empty of several cells: lanes in one cell
+ * share one span and read its elements together. */
+static bool loaded_at_lane_place(LLVMValueRef v) {
   for (int depth = 0; depth < 8 && LLVMIsAInstruction(v) && !LLVMIsALoadInst(v); depth++) {
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     bool scaled = (op == LLVMMul || op == LLVMShl) && LLVMIsAConstantInt(LLVMGetOperand(v, 1));
     if (!scaled && op != LLVMZExt && op != LLVMSExt && op != LLVMTrunc) return false;
     v = LLVMGetOperand(v, 0);
   }
-  return LLVMIsALoadInst(v) && !value_of(ik, LLVMGetOperand(v, 0))->p.unknown;
+  return LLVMIsALoadInst(v) && !from_coordinates(LLVMGetOperand(v, 0), 0);
 }
 
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
@@ -2113,7 +2136,7 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
    * same address every turn */
   if (!r->p.lane_varying || !r->p.data_dependent) return false;
   if (ik->loops[l].body[block_index(ik, v)] && !reloads_same_element(ik, v)) return false;
-  if (!loaded_at_lane_place(ik, v)) return false;
+  if (!loaded_at_lane_place(v)) return false;
   *loaded = true;
   return true;
 }
@@ -2155,7 +2178,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
     poly_const(&by, shift);
     poly_add(&off, &at->p, &by, 1);
   }
-  if ((mode == M_READ || mode == M_WRITE) && !field && width < a->elem_size && whole_vector_read(a)) {
+  if ((mode == M_READ || mode == M_WRITE) && !field && width < a->elem_size && whole_vector_read(a) &&
+      names_element_whole(ik, a, file, line, column, local)) {
     /* nvcc reads an element of a 16-byte vector type copied whole
      * (float4 v = a[i]) in one ld.v4, also when only some fields are then
      * used, and stores one assigned whole (a[i] = v) in one st.v4, also
