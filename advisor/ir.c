@@ -2075,18 +2075,32 @@ static bool from_coordinates(LLVMValueRef v, int depth) {
 }
 
 /* Whether v is loaded from a table at a place each lane has of its own
- * (row_ptr[row], 3 * offsets[i], row_ptr[frontier[i]]), not at a place
- * found from coordinates (a cell's first particle, the cell found from a
- * position) or the first non-empty of several cells: lanes in one cell
- * share one span and read its elements together. */
-static bool loaded_at_lane_place(LLVMValueRef v) {
-  for (int depth = 0; depth < 8 && LLVMIsAInstruction(v) && !LLVMIsALoadInst(v); depth++) {
-    LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    bool scaled = (op == LLVMMul || op == LLVMShl) && LLVMIsAConstantInt(LLVMGetOperand(v, 1));
-    if (!scaled && op != LLVMZExt && op != LLVMSExt && op != LLVMTrunc) return false;
-    v = LLVMGetOperand(v, 0);
+ * (row_ptr[row], 3 * offsets[i], pos[i] / 32, info[i] >> 32,
+ * row_ptr[frontier[i]]), not at a place found from coordinates (a cell's
+ * first particle, the cell found from a position) or the first non-empty
+ * of several cells: lanes in one cell share one span and read its elements
+ * together. */
+static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
+  if (!LLVMIsAInstruction(v) || depth > 8) return false;
+  /* a load, or one written as a call (an ld.global.ca in inline assembly) */
+  if (LLVMIsALoadInst(v) || (LLVMIsACallInst(v) && LLVMGetNumArgOperands(v) >= 1 && is_pointer(LLVMGetOperand(v, 0))))
+    return !from_coordinates(LLVMGetOperand(v, 0), 0);
+  if (LLVMIsAPHINode(v)) {       /* loaded under a guard, a constant beside it */
+    bool loaded = false;
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
+      LLVMValueRef arm = LLVMGetIncomingValue(v, i);
+      if (LLVMIsAConstant(arm)) continue;
+      if (!loaded_at_lane_place(arm, depth + 1)) return false;
+      loaded = true;
+    }
+    return loaded;
   }
-  return LLVMIsALoadInst(v) && !from_coordinates(LLVMGetOperand(v, 0), 0);
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  bool by_constant = (op == LLVMMul || op == LLVMShl || op == LLVMLShr || op == LLVMAShr || op == LLVMUDiv ||
+                      op == LLVMSDiv || op == LLVMAnd || op == LLVMAdd || op == LLVMSub || op == LLVMOr) &&
+                     LLVMIsAConstantInt(LLVMGetOperand(v, 1));
+  if (!by_constant && op != LLVMZExt && op != LLVMSExt && op != LLVMTrunc) return false;
+  return loaded_at_lane_place(LLVMGetOperand(v, 0), depth + 1);
 }
 
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
@@ -2136,7 +2150,7 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
    * same address every turn */
   if (!r->p.lane_varying || !r->p.data_dependent) return false;
   if (ik->loops[l].body[block_index(ik, v)] && !reloads_same_element(ik, v)) return false;
-  if (!loaded_at_lane_place(v)) return false;
+  if (!loaded_at_lane_place(v, 0)) return false;
   *loaded = true;
   return true;
 }
