@@ -229,10 +229,21 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
     if (!s->branch_line) clang_getExpansionLocation(clang_getCursorLocation(c), NULL, &s->branch_line, NULL, NULL);
     return CXChildVisit_Continue;
   }
+  /* b.x = b.y = b.z = 1: each target takes the last value; the inner
+   * assignments are visited in their turn */
+  bool chained = false;
+  for (CXCursor v = strip(value); plain && clang_getCursorKind(v) == CXCursor_BinaryOperator &&
+                                  clang_getCursorBinaryOperatorKind(v) == CXBinaryOperator_Assign;
+       v = strip(value)) {
+    child_list inner = children(v);
+    if (inner.n != 2) break;
+    value = inner.c[1];
+    chained = true;
+  }
   if (!plain) s->ok = false;                /* ++, +=, &b: not followed */
   else if (member >= 0) s->ok = s->ok && launch_value(value, at, s->depth, &s->value[member], &s->branch_line);
   else s->ok = s->ok && dim3_args_at(value, at, s->depth, s->value, &s->branch_line);
-  return CXChildVisit_Continue;
+  return chained ? CXChildVisit_Recurse : CXChildVisit_Continue;
 }
 
 /* What a variable (dim3 or integer) of the launching function holds at the
@@ -267,6 +278,70 @@ static bool block_shape(CXCursor arg, CXCursor launch, long long *b, unsigned *b
   if (const_value(c, &b[0])) return true;
   CXCursor d = clang_getCursorReferenced(c);
   return clang_getCursorKind(d) == CXCursor_VarDecl && var_at_launch(d, before, 0, b, branch_line);
+}
+
+/* A block that is a parameter of the host function launching it (void
+ * report(dim3 grid, dim3 block) { k<<<grid, block>>>(..); }): its shape at
+ * each call of that function in the file, evaluated where the call is. */
+typedef struct parameter_calls {
+  CXCursor function;
+  unsigned index;                /* the parameter's position */
+  long long shapes[8][3];
+  int count;
+  bool unknown;                  /* a call whose argument has no constant shape */
+} parameter_calls;
+
+static enum CXChildVisitResult find_parameter_calls(CXCursor c, CXCursor parent, CXClientData d) {
+  parameter_calls *p = d;
+  if (clang_getCursorKind(parent) == CXCursor_TranslationUnit &&
+      !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+    return CXChildVisit_Continue;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr) return CXChildVisit_Recurse;
+  CXCursor callee = clang_getCursorReferenced(c);
+  if (clang_Cursor_isNull(callee) ||
+      !clang_equalCursors(clang_getCanonicalCursor(callee), clang_getCanonicalCursor(p->function)) ||
+      clang_Cursor_getNumArguments(c) <= (int)p->index)
+    return CXChildVisit_Recurse;
+  long long b[3];
+  unsigned branch_line;
+  if (p->count < 8 && block_shape(clang_Cursor_getArgument(c, p->index), c, b, &branch_line))
+    memcpy(p->shapes[p->count++], b, sizeof b);
+  else
+    p->unknown = true;
+  return CXChildVisit_Recurse;
+}
+
+/* The shapes a block argument that names a parameter of the launching
+ * function takes at the calls of that function; false when it names none
+ * (or the function is a template's: its instances are not calls). */
+static bool parameter_shapes(CXCursor arg, parameter_calls *p) {
+  memset(p, 0, sizeof *p);
+  CXCursor c = strip(arg);
+  /* a copy of the parameter, or a dim3 made of it with default y and z
+   * (those have no place in the file) */
+  if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 1) {
+    for (int i = 1; i < clang_Cursor_getNumArguments(c); i++) {
+      unsigned line;
+      clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(c, (unsigned)i)), NULL, &line, NULL,
+                                 NULL);
+      if (line != 0) return false;
+    }
+    c = strip(clang_Cursor_getArgument(c, 0));
+  }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return false;
+  CXCursor parameter = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(parameter) != CXCursor_ParmDecl) return false;
+  p->function = clang_getCursorSemanticParent(parameter);
+  if (clang_getCursorKind(p->function) != CXCursor_FunctionDecl) return false;
+  int n = clang_Cursor_getNumArguments(p->function);
+  for (int i = 0; i < n; i++)
+    if (clang_equalCursors(clang_Cursor_getArgument(p->function, (unsigned)i), parameter)) {
+      p->index = (unsigned)i;
+      clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(arg)), find_parameter_calls,
+                          p);
+      return p->count > 0;
+    }
+  return false;
 }
 
 /* The template arguments of a launched instantiation, matched to the
@@ -344,8 +419,22 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   li.kernel = kernel;
   li.device_name = device_name(kernel);
   unsigned branch_line;
-  li.known = block_shape(clang_Cursor_getArgument(config, 1), launch, li.block, &branch_line);
+  CXCursor block = clang_Cursor_getArgument(config, 1);
+  li.known = block_shape(block, launch, li.block, &branch_line);
   if (check && li.known && in_file(launch, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
+  parameter_calls calls;
+  if (!li.known && parameter_shapes(block, &calls)) {
+    bool agree = !calls.unknown;
+    for (int i = 0; i < calls.count; i++) {
+      if (check && in_file(launch, fc->file)) check_s4_launch(fc, callee, calls.shapes[i], 0);
+      agree = agree && !memcmp(calls.shapes[i], calls.shapes[0], sizeof calls.shapes[0]);
+    }
+    /* the lane model takes the block every call gives */
+    if (agree) {
+      li.known = true;
+      memcpy(li.block, calls.shapes[0], sizeof li.block);
+    }
+  }
   GROW(fc->launches, fc->launch_count, fc->launch_cap);
   fc->launches[fc->launch_count++] = li;
 }
