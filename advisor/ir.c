@@ -1278,6 +1278,12 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
   case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem: case LLVMAnd: case LLVMOr: case LLVMXor:
     eval_binary(ik, v, r);
     return;
+  case LLVMAtomicRMW:
+  case LLVMAtomicCmpXchg:
+    /* each lane gets its own old value, at one address too (a slot handed
+     * out by atomicAdd(&next, 1)) */
+    lane_varying(&r->p, true);
+    return;
   default:
     nonlinear(ik, v, r, true);
     return;
@@ -1927,7 +1933,15 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
     return;
   }
   x->data_scaled = m->kind == LANE_UNIFORM;
-  if (x->data_scaled) lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
+  if (!x->data_scaled) return;
+  /* scaled, the lanes are apart only where their values differ: so they do
+   * for a count or an atomic's slot, one per lane; a loaded value (a row
+   * index per nonzero, a table's entry) often agrees across the warp */
+  LLVMValueRef leaf = ik->probe_leaf;
+  bool distinct = leaf && (LLVMIsAPHINode(leaf) || LLVMIsAAtomicRMWInst(leaf) || LLVMIsAAtomicCmpXchgInst(leaf) ||
+                           LLVMIsACallInst(leaf));
+  if (distinct) lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
+  else m->kind = LANE_UNKNOWN;
 }
 
 static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, const poly *off, lane_model *m) {
