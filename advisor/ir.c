@@ -2099,10 +2099,10 @@ static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
   /* a load, or one written as a call (an ld.global.ca in inline assembly) */
   if (LLVMIsALoadInst(v) || (LLVMIsACallInst(v) && LLVMGetNumArgOperands(v) >= 1 && is_pointer(LLVMGetOperand(v, 0))))
     return !from_coordinates(LLVMGetOperand(v, 0), 0);
-  if (LLVMIsAPHINode(v)) {       /* loaded under a guard, a constant beside it */
-    bool loaded = false;
-    for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
-      LLVMValueRef arm = LLVMGetIncomingValue(v, i);
+  if (LLVMIsAPHINode(v) || LLVMIsASelectInst(v)) {   /* loaded under a guard, a constant beside it */
+    bool loaded = false, phi = LLVMIsAPHINode(v);
+    for (unsigned i = 0; i < (phi ? LLVMCountIncoming(v) : 2); i++) {
+      LLVMValueRef arm = phi ? LLVMGetIncomingValue(v, i) : LLVMGetOperand(v, i + 1);
       if (LLVMIsAConstant(arm)) continue;
       if (!loaded_at_lane_place(arm, depth + 1)) return false;
       loaded = true;
@@ -2110,6 +2110,15 @@ static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
     return loaded;
   }
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  /* the difference or sum of two such loads (a span's length, end - start),
+   * or of one and a parameter */
+  if ((op == LLVMAdd || op == LLVMSub) && !LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
+    for (int i = 0; i < 2; i++) {
+      LLVMValueRef part = LLVMGetOperand(v, i);
+      if (!LLVMIsAArgument(part) && !loaded_at_lane_place(part, depth + 1)) return false;   /* a parameter is one */
+    }
+    return true;
+  }
   bool by_constant = (op == LLVMMul || op == LLVMShl || op == LLVMLShr || op == LLVMAShr || op == LLVMUDiv ||
                       op == LLVMSDiv || op == LLVMAnd || op == LLVMAdd || op == LLVMSub || op == LLVMOr) &&
                      LLVMIsAConstantInt(LLVMGetOperand(v, 1));
