@@ -2077,6 +2077,14 @@ static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
   return !at->p.unknown && !moves_with_loop(ik->k, &at->p);
 }
 
+/* Whether v is one value for the whole warp: a constant, a parameter, or
+ * what the model knows as uniform. */
+static bool warp_uniform(ir_kernel *ik, LLVMValueRef v) {
+  if (LLVMIsAConstant(v) || LLVMIsAArgument(v)) return true;
+  const ir_value *r = value_of(ik, v);
+  return !r->p.lane_varying && !uses_thread_atom(ik->k, &r->p);
+}
+
 /* Whether v is computed from a floating-point value made an integer (a
  * cell's index from a particle's coordinates). */
 static bool from_coordinates(LLVMValueRef v, int depth) {
@@ -2094,7 +2102,7 @@ static bool from_coordinates(LLVMValueRef v, int depth) {
  * first particle, the cell found from a position) or the first non-empty
  * of several cells: lanes in one cell share one span and read its elements
  * together. */
-static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
+static bool loaded_at_lane_place(ir_kernel *ik, LLVMValueRef v, int depth) {
   if (!LLVMIsAInstruction(v) || depth > 8) return false;
   /* a load, or one written as a call (an ld.global.ca in inline assembly) */
   if (LLVMIsALoadInst(v) || (LLVMIsACallInst(v) && LLVMGetNumArgOperands(v) >= 1 && is_pointer(LLVMGetOperand(v, 0))))
@@ -2104,7 +2112,7 @@ static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
     for (unsigned i = 0; i < (phi ? LLVMCountIncoming(v) : 2); i++) {
       LLVMValueRef arm = phi ? LLVMGetIncomingValue(v, i) : LLVMGetOperand(v, i + 1);
       if (LLVMIsAConstant(arm)) continue;
-      if (!loaded_at_lane_place(arm, depth + 1)) return false;
+      if (!loaded_at_lane_place(ik, arm, depth + 1)) return false;
       loaded = true;
     }
     return loaded;
@@ -2115,15 +2123,21 @@ static bool loaded_at_lane_place(LLVMValueRef v, int depth) {
   if ((op == LLVMAdd || op == LLVMSub) && !LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
     for (int i = 0; i < 2; i++) {
       LLVMValueRef part = LLVMGetOperand(v, i);
-      if (!LLVMIsAArgument(part) && !loaded_at_lane_place(part, depth + 1)) return false;   /* a parameter is one */
+      if (!warp_uniform(ik, part) && !loaded_at_lane_place(ik, part, depth + 1)) return false;
     }
     return true;
   }
-  bool by_constant = (op == LLVMMul || op == LLVMShl || op == LLVMLShr || op == LLVMAShr || op == LLVMUDiv ||
-                      op == LLVMSDiv || op == LLVMAnd || op == LLVMAdd || op == LLVMSub || op == LLVMOr) &&
+  /* scaled by a constant or by a size the whole warp shares (QSR_id * n) */
+  if (op == LLVMMul || op == LLVMShl) {
+    for (int i = 0; i < 2; i++)
+      if (warp_uniform(ik, LLVMGetOperand(v, 1 - i))) return loaded_at_lane_place(ik, LLVMGetOperand(v, i), depth + 1);
+    return false;
+  }
+  bool by_constant = (op == LLVMLShr || op == LLVMAShr || op == LLVMUDiv || op == LLVMSDiv || op == LLVMAnd ||
+                      op == LLVMAdd || op == LLVMSub || op == LLVMOr) &&
                      LLVMIsAConstantInt(LLVMGetOperand(v, 1));
   if (!by_constant && op != LLVMZExt && op != LLVMSExt && op != LLVMTrunc) return false;
-  return loaded_at_lane_place(LLVMGetOperand(v, 0), depth + 1);
+  return loaded_at_lane_place(ik, LLVMGetOperand(v, 0), depth + 1);
 }
 
 /* Whether v (an address, or an index of scale bytes) is a sum of terms the
@@ -2173,7 +2187,7 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
    * same address every turn */
   if (!r->p.lane_varying || !r->p.data_dependent) return false;
   if (ik->loops[l].body[block_index(ik, v)] && !reloads_same_element(ik, v)) return false;
-  if (!loaded_at_lane_place(v, 0)) return false;
+  if (!loaded_at_lane_place(ik, v, 0)) return false;
   *loaded = true;
   return true;
 }
