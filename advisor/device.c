@@ -636,17 +636,19 @@ typedef struct {
   int form;                      /* its index in nvcc_accepts */
 } source_place;
 
+static bool identifier_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
 static bool is_word_at(const char *text, size_t at, size_t end, const char *word) {
   size_t len = strlen(word);
-  bool before = at == 0 || !(isalnum((unsigned char)text[at - 1]) || text[at - 1] == '_');
-  bool after = at + len >= end || !(isalnum((unsigned char)text[at + len]) || text[at + len] == '_');
+  bool before = at == 0 || !identifier_char(text[at - 1]);
+  bool after = at + len >= end || !identifier_char(text[at + len]);
   return at + len <= end && before && after && strncmp(text + at, word, len) == 0;
 }
 
 /* The first bound after the name at `name`, if any, made spaces. */
 static void drop_first_bound(char *text, size_t len, size_t name) {
   size_t at = name;
-  while (at < len && (isalnum((unsigned char)text[at]) || text[at] == '_')) at++;
+  while (at < len && identifier_char(text[at])) at++;
   while (at < len && isspace((unsigned char)text[at])) at++;
   if (at == len || text[at] != '[') return;
   int depth = 0;
@@ -692,9 +694,10 @@ static bool drop_asm_percent(char *text, size_t len, size_t at) {
 static const struct {
   const char *error;
   source_fix fix;
+  bool extern_shared;            /* the copy needs -fgpu-rdc and SHARED_AS_EXTERN defined */
 } nvcc_accepts[] = {
-    {": error: initialization is not supported for __shared__ variables", make_shared_extern},
-    {": error: invalid % escape in inline assembly string", drop_asm_percent},
+    {": error: initialization is not supported for __shared__ variables", make_shared_extern, true},
+    {": error: invalid % escape in inline assembly string", drop_asm_percent, false},
 };
 
 /* The places of the compile's errors when every error is one of
@@ -763,7 +766,7 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
       if (strcmp(at[k].path, at[i].path)) continue;
       size_t place = byte_at(text, len, at[k].line, at[k].column);
       edited = place < len && nvcc_accepts[at[k].form].fix(text, len, place);
-      shared = shared || nvcc_accepts[at[k].form].fix == make_shared_extern;
+      shared = shared || nvcc_accepts[at[k].form].extern_shared;
       done[k] = true;
     }
     char copy[320], remap[sizeof at[i].path + sizeof copy + 1];

@@ -103,6 +103,13 @@ static bool launch_value(CXCursor c, unsigned before, int depth, long long *v, u
   return true;
 }
 
+/* A default argument shows as an expression with no place in the file. */
+static bool default_argument(CXCursor arg) {
+  unsigned line;
+  clang_getExpansionLocation(clang_getCursorLocation(arg), NULL, &line, NULL, NULL);
+  return line == 0;
+}
+
 static bool dim3_args_at(CXCursor c, unsigned before, int depth, long long *b, unsigned *branch_line) {
   c = strip(c);
   if (launch_value(c, before, depth, &b[0], branch_line)) { b[1] = b[2] = 1; return true; }
@@ -112,12 +119,7 @@ static bool dim3_args_at(CXCursor c, unsigned before, int depth, long long *b, u
   b[0] = b[1] = b[2] = 1;
   for (int i = 0; i < n; i++) {
     CXCursor arg = clang_Cursor_getArgument(c, (unsigned)i);
-    if (!launch_value(arg, before, depth, &b[i], branch_line)) {
-      /* a default argument shows as an expression with no place in the file */
-      unsigned line;
-      clang_getExpansionLocation(clang_getCursorLocation(arg), NULL, &line, NULL, NULL);
-      if (line != 0) return false;
-    }
+    if (!launch_value(arg, before, depth, &b[i], branch_line) && !default_argument(arg)) return false;
   }
   return true;
 }
@@ -317,15 +319,10 @@ static enum CXChildVisitResult find_parameter_calls(CXCursor c, CXCursor parent,
 static bool parameter_shapes(CXCursor arg, parameter_calls *p) {
   memset(p, 0, sizeof *p);
   CXCursor c = strip(arg);
-  /* a copy of the parameter, or a dim3 made of it with default y and z
-   * (those have no place in the file) */
+  /* a copy of the parameter, or a dim3 made of it with default y and z */
   if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 1) {
-    for (int i = 1; i < clang_Cursor_getNumArguments(c); i++) {
-      unsigned line;
-      clang_getExpansionLocation(clang_getCursorLocation(clang_Cursor_getArgument(c, (unsigned)i)), NULL, &line, NULL,
-                                 NULL);
-      if (line != 0) return false;
-    }
+    for (int i = 1; i < clang_Cursor_getNumArguments(c); i++)
+      if (!default_argument(clang_Cursor_getArgument(c, (unsigned)i))) return false;
     c = strip(clang_Cursor_getArgument(c, 0));
   }
   if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return false;

@@ -1411,6 +1411,12 @@ static LLVMValueRef first_turn_value(ir_kernel *ik, LLVMValueRef phi) {
   return init;
 }
 
+/* Whether v is an atomic's old value (the stand-ins' atomicAdd is a call). */
+static bool atomic_result(LLVMValueRef v) {
+  return LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v) ||
+         (LLVMIsACallInst(v) && strstr(callee_name(v), "atomic"));
+}
+
 /* Whether load v reads one address for every lane of warp w (lang_id[b]
  * with b = i / (beam * hidden), run-time sizes at the probe's values): its
  * value is then one for the warp. Its address may hold no loaded value. */
@@ -1459,9 +1465,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     return true;
   /* one such value: several (a cell's three coordinates, a bin's start
    * plus a slot) make a scatter, no stride */
-  if (ik->probe_data && r->p.lane_varying &&
-      (counted || LLVMIsALoadInst(v) || LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v) ||
-       (LLVMIsACallInst(v) && strstr(callee_name(v), "atomic")))) {   /* the stand-ins' atomicAdd */
+  if (ik->probe_data && r->p.lane_varying && (counted || LLVMIsALoadInst(v) || atomic_result(v))) {
     if (ik->probe_leaf && ik->probe_leaf != v) return false;
     if (!ik->probe_leaf) ik->probe_leaf_uniform = loaded_once_per_warp(ik, v, warp, depth);
     ik->probe_leaf = v;
@@ -1818,16 +1822,16 @@ static bool template_pointer(CXCursor decl) {
 
 /* The array an access through base b is to, registered on first use:
  * its declaration from the AST (the parameter, the variable of that name,
- * the array named at the access), else one named as the access writes it. */
+ * the array named at the access), else one named as the access writes it.
+ * *column moves to the name's, *field and written say how the access is
+ * spelt there (a[i].x; the name written, a pointer cast from the array
+ * being another). */
 static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width,
-                    bool *field) {
+                    bool *field, char *written, size_t written_size) {
   ir_base *b = &ik->bases[base];
   bool local = b->kind == BASE_ALLOCA;
-  char seen[128];
-  if (b->array != -1) {
-    ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);   /* the column and field */
-    return b->array;
-  }
+  CXCursor named = ir_array_at(ik->scope, file, line, column, local, written, written_size, field);
+  if (b->array != -1) return b->array;
   CXCursor decl = clang_getNullCursor();
   char name[128] = "";
   if (b->kind == BASE_ARG) {
@@ -1837,19 +1841,18 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
     plain_name(LLVMGetValueName2(b->value, &len), true, name, sizeof name);
     decl = ir_variable_named(ik->scope, name, b->space);
   } else if (b->kind == BASE_ALLOCA) {
-    decl = ir_array_at(ik->scope, file, line, column, local, name, sizeof name, field);
+    decl = named;
+    snprintf(name, sizeof name, "%s", written);
   } else {
     /* a pointer loaded from memory is named where it is loaded (img.data
      * in the kernel, not the helper's parameter it is handed to) */
     CXFile at_file;
     unsigned at_line, at_column;
+    bool load_field;
     if (LLVMIsAInstruction(b->value) && user_location(ik, b->value, &at_file, &at_line, &at_column))
-      ir_array_at(ik->scope, at_file, at_line, &at_column, false, name, sizeof name, field);
-    if (!*name) ir_array_at(ik->scope, file, line, column, local, name, sizeof name, field);
-    else ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);
+      ir_array_at(ik->scope, at_file, at_line, &at_column, false, name, sizeof name, &load_field);
+    if (!*name) snprintf(name, sizeof name, "%s", written);
   }
-  if (b->kind == BASE_ARG || b->kind == BASE_GLOBAL)
-    ir_array_at(ik->scope, file, line, column, local, seen, sizeof seen, field);
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
@@ -1896,19 +1899,17 @@ static void lanes_with_data(ir_kernel *ik, LLVMValueRef address, long long width
   kernel_ctx *k = ik->k;
   value_eval e = {ik, address};
   ik->probe_data = probe;
-  ik->probe_leaf = NULL;
-  ik->probe_leaf_uniform = false;
   m->kind = LANE_UNKNOWN;
-  model_evaluated(k, eval_value_lanes, &e, width, warp, m);
-  if (m->kind == LANE_UNKNOWN) {
-    k->probe_uniform = PROBE_SIZE;
-    k->probe_block = 1;
+  /* the code's own sizes first, then the probe's */
+  for (int sizes = 0; sizes < 2 && m->kind == LANE_UNKNOWN; sizes++) {
+    k->probe_uniform = sizes ? PROBE_SIZE : 0;
+    k->probe_block = sizes;
     ik->probe_leaf = NULL;
     ik->probe_leaf_uniform = false;
     model_evaluated(k, eval_value_lanes, &e, width, warp, m);
-    k->probe_uniform = k->probe_block = 0;
-    m->probed = m->kind != LANE_UNKNOWN;
+    m->probed = sizes && m->kind != LANE_UNKNOWN;
   }
+  k->probe_uniform = k->probe_block = 0;
   ik->probe_data = PROBE_DATA_OFF;
 }
 
@@ -1938,9 +1939,8 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
    * for a count or an atomic's slot, one per lane; a loaded value (a row
    * index per nonzero, a table's entry) often agrees across the warp */
   LLVMValueRef leaf = ik->probe_leaf;
-  bool distinct = leaf && (LLVMIsAPHINode(leaf) || LLVMIsAAtomicRMWInst(leaf) || LLVMIsAAtomicCmpXchgInst(leaf) ||
-                           LLVMIsACallInst(leaf));
-  if (distinct) lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
+  if (leaf && (LLVMIsAPHINode(leaf) || atomic_result(leaf)))
+    lanes_with_data(ik, address, x->width, PROBE_DATA_LANE, warp, m);
   else m->kind = LANE_UNKNOWN;
 }
 
@@ -2033,18 +2033,6 @@ static bool whole_vector_read(const array_info *a) {
   return false;
 }
 
-/* Whether the source at the access subscripts the vector array itself
- * (buf[i] = v), not a pointer of another element type cast from it
- * (scores[i] with float *scores = (float *)buf): only then is the element
- * read or written whole. */
-static bool names_element_whole(ir_kernel *ik, const array_info *a, CXFile file, unsigned line, unsigned column,
-                                bool local) {
-  char written[128];
-  bool field;
-  ir_array_at(ik->scope, file, line, &column, local, written, sizeof written, &field);
-  return strcmp(written, a->name) == 0;
-}
-
 /* The constant term of p (0 when it has none). */
 static bool poly_split_constant(const poly *p, long long *c) {
   *c = 0;
@@ -2075,14 +2063,6 @@ static bool reloads_same_element(ir_kernel *ik, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v)) return false;
   const ir_value *at = value_of(ik, LLVMGetOperand(v, 0));
   return !at->p.unknown && !moves_with_loop(ik->k, &at->p);
-}
-
-/* Whether v is one value for the whole warp: a constant, a parameter, or
- * what the model knows as uniform. */
-static bool warp_uniform(ir_kernel *ik, LLVMValueRef v) {
-  if (LLVMIsAConstant(v) || LLVMIsAArgument(v)) return true;
-  const ir_value *r = value_of(ik, v);
-  return !r->p.lane_varying && !uses_thread_atom(ik->k, &r->p);
 }
 
 /* Whether v is computed from a floating-point value made an integer (a
@@ -2123,14 +2103,15 @@ static bool loaded_at_lane_place(ir_kernel *ik, LLVMValueRef v, int depth) {
   if ((op == LLVMAdd || op == LLVMSub) && !LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
     for (int i = 0; i < 2; i++) {
       LLVMValueRef part = LLVMGetOperand(v, i);
-      if (!warp_uniform(ik, part) && !loaded_at_lane_place(ik, part, depth + 1)) return false;
+      if (!uniform(ik, int_of(ik, part)) && !loaded_at_lane_place(ik, part, depth + 1)) return false;
     }
     return true;
   }
   /* scaled by a constant or by a size the whole warp shares (QSR_id * n) */
   if (op == LLVMMul || op == LLVMShl) {
     for (int i = 0; i < 2; i++)
-      if (warp_uniform(ik, LLVMGetOperand(v, 1 - i))) return loaded_at_lane_place(ik, LLVMGetOperand(v, i), depth + 1);
+      if (uniform(ik, int_of(ik, LLVMGetOperand(v, 1 - i))))
+        return loaded_at_lane_place(ik, LLVMGetOperand(v, i), depth + 1);
     return false;
   }
   bool by_constant = (op == LLVMLShr || op == LLVMAShr || op == LLVMUDiv || op == LLVMSDiv || op == LLVMAnd ||
@@ -2215,7 +2196,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
   if (first_active_warp(k) < 0) return;              /* no lane gets here */
   bool field;
-  int ai = array_of(ik, at->base, file, line, &column, width, &field);
+  char written[128];
+  int ai = array_of(ik, at->base, file, line, &column, width, &field, written, sizeof written);
   array_info *a = &k->arrays[ai];
   /* a library's scratch layout in shared memory (cub's TempStorage) and
    * its private arrays (sinf's slow path, inlined from clang's or CUDA's
@@ -2230,12 +2212,14 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
     poly_add(&off, &at->p, &by, 1);
   }
   if ((mode == M_READ || mode == M_WRITE) && !field && width < a->elem_size && whole_vector_read(a) &&
-      names_element_whole(ik, a, file, line, column, local)) {
+      strcmp(written, a->name) == 0) {
     /* nvcc reads an element of a 16-byte vector type copied whole
      * (float4 v = a[i]) in one ld.v4, also when only some fields are then
      * used, and stores one assigned whole (a[i] = v) in one st.v4, also
      * when clang drops the fields stored back unchanged; a field named at
-     * the access (a[i].w) is read or written alone */
+     * the access (a[i].w), or the array read through a pointer of another
+     * type cast from it (float *scores = (float *)buf), is read or written
+     * alone */
     long long field;
     poly_const(&off, 0);
     if (!at->p.unknown && poly_split_constant(&at->p, &field) && field % a->elem_size + width <= a->elem_size) {
