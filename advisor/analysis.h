@@ -468,7 +468,7 @@ void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
 /* branch_line: where a branch before the launch may set another shape (0: none) */
-void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line);
+void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line);
 
 /* ---- names.c: the AST's names for what the device code touches ---- */
 /* The AST side of one kernel analysed on its device code. */

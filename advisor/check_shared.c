@@ -300,11 +300,13 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
               compare_text(k, f, "shared", "register"));
 }
 
-void check_s4_launch(const file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line) {
+void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line) {
   long long threads = b[0] * b[1] * b[2];
   if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
   if (threads >= 128 && threads % 32 == 0) return;
-  wl_file_result *r = fc->res;
+  CXFile file;
+  clang_getExpansionLocation(clang_getCursorLocation(callee), &file, NULL, NULL, NULL);
+  wl_file_result *r = result_for_file(fc, file);
   unsigned line, column;
   location_of(callee, &line, &column);
   /* One macro line may launch several instantiations (a dispatch over

@@ -23,6 +23,7 @@
 #include "device.h"
 
 #include "analysis.h"
+#include "respell.h"
 #include "text_file.h"
 
 #include <ctype.h>
@@ -622,7 +623,9 @@ static bool read_module(const char *bitcode, const char *arch, device_code *code
  *   type.
  * - A PTX special register named with one % in inline assembly
  *   ("mov.u64 %0, %globaltimer;"): nvcc passes it through, clang wants %%.
- *   The % is dropped: the assembly's text is not the model's business. */
+ *   The % is dropped: the assembly's text is not the model's business.
+ * - Launch brackets spaced apart (`k << <grid, block >> > (a)`): clang
+ *   sees no expression after `<<`; respell.c closes them up. */
 
 #define SHARED_AS_EXTERN "__wlxshr__"   /* as long as "__shared__": columns stay */
 #define MAX_REMAPPED 8
@@ -691,6 +694,14 @@ static bool drop_asm_percent(char *text, size_t len, size_t at) {
   return false;
 }
 
+/* A spaced launch at `at`: every spaced launch of the file closed up (the
+ * file's other errors may point at one already closed up). */
+static bool close_launch_brackets(char *text, size_t len, size_t at) {
+  if (!in_launch_brackets(text, len, at)) return false;
+  respell_launches(text, len);
+  return true;
+}
+
 static const struct {
   const char *error;
   source_fix fix;
@@ -698,6 +709,7 @@ static const struct {
 } nvcc_accepts[] = {
     {": error: initialization is not supported for __shared__ variables", make_shared_extern, true},
     {": error: invalid % escape in inline assembly string", drop_asm_percent, false},
+    {": error: expected expression", close_launch_brackets, false},
 };
 
 /* The places of the compile's errors when every error is one of
@@ -740,14 +752,6 @@ static int fixable_errors(const char *errors, source_place *at, int max) {
   return other ? 0 : n;
 }
 
-/* The byte at (line, column) of text, or len when there is none. */
-static size_t byte_at(const char *text, size_t len, int line, int column) {
-  size_t at = 0;
-  for (int l = 1; l < line && at < len; at++)
-    if (text[at] == '\n') l++;
-  return column < 1 || at + (size_t)column - 1 >= len ? len : at + (size_t)column - 1;
-}
-
 /* Compiles once more with argv[v] when every error was one nvcc accepts;
  * clang's status, or status unchanged when that cannot help. */
 static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
@@ -764,7 +768,7 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
     bool edited = text && j->remapped < MAX_REMAPPED && argc + 6 <= DEVICE_MAX_ARGS;
     for (int k = i; edited && k < n; k++) {
       if (strcmp(at[k].path, at[i].path)) continue;
-      size_t place = byte_at(text, len, at[k].line, at[k].column);
+      size_t place = byte_at_place(text, len, at[k].line, at[k].column);
       edited = place < len && nvcc_accepts[at[k].form].fix(text, len, place);
       shared = shared || nvcc_accepts[at[k].form].extern_shared;
       done[k] = true;

@@ -4,6 +4,7 @@
  * each kernel to kernel.c. */
 #include "analysis.h"
 #include "device.h"
+#include "respell.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -407,6 +408,19 @@ bool launch_syntax(CXCursor c, child_list *l) {
   return is_launch;
 }
 
+/* A header of the user's project: not a system header (the toolkit's, the
+ * compiler's) and not one of warplint's stand-ins. */
+static bool in_project_header(CXCursor c) {
+  CXSourceLocation at = clang_getCursorLocation(c);
+  if (clang_Location_isInSystemHeader(at)) return false;
+  CXFile f;
+  clang_getExpansionLocation(at, &f, NULL, NULL, NULL);
+  char *name = f ? cx_take(clang_getFileName(f)) : wl_strdup("/__warplint__");
+  bool ours = strncmp(name, "/__warplint__", 13) == 0;
+  free(name);
+  return !ours;
+}
+
 static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor kernel, bool check, CXCursor callee) {
   launch_info li;
   memset(&li, 0, sizeof li);
@@ -418,12 +432,15 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   unsigned branch_line;
   CXCursor block = clang_Cursor_getArgument(config, 1);
   li.known = block_shape(block, launch, li.block, &branch_line);
-  if (check && li.known && in_file(launch, fc->file)) check_s4_launch(fc, callee, li.block, branch_line);
+  /* a launch in a project header is the header's finding (once, however
+   * many files include it: wl_flatten_results) */
+  check = check && (in_file(launch, fc->file) || in_project_header(launch));
+  if (check && li.known) check_s4_launch(fc, callee, li.block, branch_line);
   parameter_calls calls;
   if (!li.known && parameter_shapes(block, &calls)) {
     bool agree = !calls.unknown;
     for (int i = 0; i < calls.count; i++) {
-      if (check && in_file(launch, fc->file)) check_s4_launch(fc, callee, calls.shapes[i], 0);
+      if (check) check_s4_launch(fc, callee, calls.shapes[i], 0);
       agree = agree && !memcmp(calls.shapes[i], calls.shapes[0], sizeof calls.shapes[0]);
     }
     /* the lane model takes the block every call gives */
@@ -534,19 +551,6 @@ const parse_error *error_within(const file_ctx *fc, CXCursor c) {
 static void claim_errors_within(file_ctx *fc, CXCursor c) {
   for (int i = 0; i < fc->error_count; i++)
     if (error_in_extent(&fc->errors[i], c)) fc->error_inside[i] = true;
-}
-
-/* A header of the user's project: not a system header (the toolkit's, the
- * compiler's) and not one of warplint's stand-ins. */
-static bool in_project_header(CXCursor c) {
-  CXSourceLocation at = clang_getCursorLocation(c);
-  if (clang_Location_isInSystemHeader(at)) return false;
-  CXFile f;
-  clang_getExpansionLocation(at, &f, NULL, NULL, NULL);
-  char *name = f ? cx_take(clang_getFileName(f)) : wl_strdup("/__warplint__");
-  bool ours = strncmp(name, "/__warplint__", 13) == 0;
-  free(name);
-  return !ours;
 }
 
 /* Every kernel defined in the file whose own text parsed; a kernel with an
@@ -857,17 +861,28 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
   s->file_count = nfiles;
 }
 
+/* Files the parse reads in respelled copies (respell.c). */
+#define MAX_RESPELLED 8
+typedef struct respelled_files {
+  char *path[MAX_RESPELLED], *text[MAX_RESPELLED];
+  size_t len[MAX_RESPELLED];
+  int count;
+} respelled_files;
+
 /* Parses path as CUDA with the shim (or the real headers) and extra_args:
  * its host side through the precompiled forced includes when there are
  * some (host_pch.c; then *through_pch), in full when there are none or
  * clang rejects them; or with device, its device side for opt->arch, in
- * full. */
+ * full. Files of respelled (or NULL) are read from their copies. */
 static CXTranslationUnit parse_cuda(void *cx_index, const char *path, const char *const *extra_args,
                                     int extra_count, const wl_options *opt, bool device, enum CXErrorCode *rc,
-                                    bool *through_pch) {
+                                    bool *through_pch, const respelled_files *respelled) {
   cuda_setup *s = malloc(sizeof *s);
   if (!s) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   cuda_setup_init(s, opt, device);
+  for (int i = 0; respelled && i < respelled->count && s->file_count < CUDA_SETUP_FILES; i++)
+    s->files[s->file_count++] = (struct CXUnsavedFile){respelled->path[i], respelled->text[i],
+                                                       (unsigned long)respelled->len[i]};
   const char *args[CUDA_SETUP_ARGS + HOST_PCH_EXTRA_ARGS];
   char pch[800];
   CXTranslationUnit tu = NULL;
@@ -959,7 +974,7 @@ char *wl_find_cuda_toolkit(void) {
 
 CXTranslationUnit wl_parse_device_side(file_ctx *fc) {
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(fc->cx_index, fc->path, fc->extra_args, fc->extra_count, fc->opt, true, &rc, NULL);
+  CXTranslationUnit tu = parse_cuda(fc->cx_index, fc->path, fc->extra_args, fc->extra_count, fc->opt, true, &rc, NULL, NULL);
   if (tu && rc == CXError_Success) return tu;
   if (tu) clang_disposeTranslationUnit(tu);
   return NULL;
@@ -967,10 +982,51 @@ CXTranslationUnit wl_parse_device_side(file_ctx *fc) {
 
 bool wl_parse_only(void *cx_index, const char *path, const wl_options *opt) {
   enum CXErrorCode rc;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, false, &rc, NULL);
+  CXTranslationUnit tu = parse_cuda(cx_index, path, NULL, 0, opt, false, &rc, NULL, NULL);
   if (!tu) return false;
   clang_disposeTranslationUnit(tu);
   return rc == CXError_Success;
+}
+
+/* The files where the parse failed at a spelling nvcc accepts (respell.c),
+ * copied and respelled for a second parse; false when there is none. */
+static bool find_respellings(CXTranslationUnit tu, respelled_files *out) {
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n && out->count < MAX_RESPELLED; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    CXFile file;
+    unsigned line, column;
+    /* where the token is written: a launch inside a macro's argument too */
+    clang_getSpellingLocation(clang_getDiagnosticLocation(d), &file, &line, &column, NULL);
+    char *msg = cx_take(clang_getDiagnosticSpelling(d));
+    bool launch = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && file && !strcmp(msg, "expected expression");
+    free(msg);
+    clang_disposeDiagnostic(d);
+    if (!launch) continue;
+    char *name = cx_take(clang_getFileName(file));
+    bool known = false;
+    for (int k = 0; k < out->count && !known; k++) known = !strcmp(out->path[k], name);
+    size_t len;
+    char *text = known ? NULL : read_text_file(name, &len);
+    if (text && in_launch_brackets(text, len, byte_at_place(text, len, (int)line, (int)column)) &&
+        respell_launches(text, len) > 0) {
+      out->path[out->count] = name;
+      out->text[out->count] = text;
+      out->len[out->count++] = len;
+      continue;
+    }
+    free(text);
+    free(name);
+  }
+  return out->count > 0;
+}
+
+static void respelled_free(respelled_files *r) {
+  for (int i = 0; i < r->count; i++) {
+    free(r->path[i]);
+    free(r->text[i]);
+  }
+  r->count = 0;
 }
 
 void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_args, int extra_count,
@@ -988,8 +1044,10 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   else job = device_start(path, extra_args, extra_count, opt, fc.device_why, sizeof fc.device_why);
   enum CXErrorCode rc;
   bool through_pch;
-  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, false, &rc, &through_pch);
+  CXTranslationUnit tu = parse_cuda(cx_index, path, extra_args, extra_count, opt, false, &rc, &through_pch, NULL);
   char why[1024];
+  wl_options stand_ins = *opt;
+  const wl_options *parse_opt = opt;
   if (tu && opt->cuda_path && toolkit_error(tu, opt, why, sizeof why)) {
     clang_disposeTranslationUnit(tu);
     tu = NULL;
@@ -1003,9 +1061,14 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
     }
     wl_result_note(r, "%s: note: parsed with warplint's stand-in headers: this libclang cannot parse the CUDA "
                    "headers in %s (%s)", path, opt->cuda_path, why);
-    wl_options stand_ins = *opt;
     stand_ins.cuda_path = stand_ins.cccl_include = NULL;
-    tu = parse_cuda(cx_index, path, extra_args, extra_count, &stand_ins, false, &rc, &through_pch);
+    parse_opt = &stand_ins;
+    tu = parse_cuda(cx_index, path, extra_args, extra_count, parse_opt, false, &rc, &through_pch, NULL);
+  }
+  respelled_files respelled = {0};
+  if (tu && find_respellings(tu, &respelled)) {
+    clang_disposeTranslationUnit(tu);
+    tu = parse_cuda(cx_index, path, extra_args, extra_count, parse_opt, false, &rc, &through_pch, &respelled);
   }
   device_code code;
   if (job && device_finish(job, &code, fc.device_why, sizeof fc.device_why)) fc.device = &code;
@@ -1015,6 +1078,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
     wl_result_error(r, "%s: error: libclang could not parse the file (error %d)", path, (int)rc);
     r->failed = true;
     if (fc.device) device_free(&code);
+    respelled_free(&respelled);
     free(text);
     return;
   }
@@ -1048,6 +1112,7 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   host_pch_files_free(fc.own_files);
   if (fc.device) device_free(&code);
   clang_disposeTranslationUnit(tu);
+  respelled_free(&respelled);
   free(text);
 }
 
