@@ -1784,6 +1784,8 @@ static void kernel_location(ir_kernel *ik, LLVMValueRef inst, unsigned *line) {
 
 /* ---- arrays and accesses ---- */
 
+#define UNNAMED_ARRAY "(array)"
+
 static int generic_array(ir_kernel *ik, const ir_base *b, const char *name, long long width, unsigned line,
                          unsigned column) {
   kernel_ctx *k = ik->k;
@@ -1831,7 +1833,16 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
   ir_base *b = &ik->bases[base];
   bool local = b->kind == BASE_ALLOCA;
   CXCursor named = ir_array_at(ik->scope, file, line, column, local, written, written_size, field);
-  if (b->array != -1) return b->array;
+  if (b->array != -1) {
+    /* a private array first met where no name is written (the stores of
+     * its initialiser list) takes the first name an access writes */
+    array_info *first = &ik->k->arrays[b->array];
+    if (local && *written && clang_Cursor_isNull(first->decl) && !strcmp(first->name, UNNAMED_ARRAY)) {
+      free(first->name);
+      first->name = wl_strdup(written);
+    }
+    return b->array;
+  }
   CXCursor decl = clang_getNullCursor();
   char name[128] = "";
   if (b->kind == BASE_ARG) {
@@ -1856,7 +1867,7 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
-    if (!*name) snprintf(name, sizeof name, b->kind == BASE_LOADED ? "(pointer loaded from memory)" : "(array)");
+    if (!*name) snprintf(name, sizeof name, b->kind == BASE_LOADED ? "(pointer loaded from memory)" : UNNAMED_ARRAY);
     a = generic_array(ik, b, name, width, line, *column);
   }
   /* the space is the device code's: a pointer parameter handed shared memory

@@ -822,6 +822,34 @@ static void test_template_example(void) {
   free(path);
 }
 
+/* A private array whose first stores are its initialiser list (no name
+ * written there) is named by the first access that writes its name:
+ * blake2b's m[16] = { in[0], .. } then m[k / 8] |= .. with a run-time k. */
+static void test_private_array_named(void) {
+  char *path = scratch_file("private_named.cu",
+      "__global__ void mix(const unsigned long long *in, unsigned long long *out, unsigned k) {\n"
+      "  unsigned long long m[4] = {in[0], in[1], in[2], in[3]};\n"
+      "  m[k / 8] |= 1ull;\n"
+      "  out[threadIdx.x] = m[0] ^ m[1] ^ m[2] ^ m[3];\n"
+      "}\n");
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
+  int named = 0;
+  for (size_t i = 0; findings && i < findings->count; i++) {
+    const json_value *f = json_at(findings, i);
+    if (strcmp(json_string_or(json_get(f, "rule"), ""), "L_2")) continue;
+    const char *message = json_string_or(json_get(f, "message"), "");
+    CHECK(strstr(message, "'m'") != NULL);
+    named++;
+  }
+  CHECK(named == 1);
+  json_free(doc);
+  free(path);
+}
+
 /* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
  * tile naming S_3 and S_1, in the element type, with the reading array
  * staged into the rows; the kernels that are no transpose keep the advice
@@ -1059,6 +1087,7 @@ int main(int argc, char **argv) {
   test_singulars();
   test_analysis_named();
   test_template_example();
+  test_private_array_named();
   test_transpose_advice();
   test_errors_say_what();
   test_summary_counts_note_lines();
