@@ -1566,6 +1566,49 @@ static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *ou
   }
 }
 
+/* The constant term of p (0 when it has none). */
+static bool poly_split_constant(const poly *p, long long *c) {
+  *c = 0;
+  for (int i = 0; i < p->count; i++)
+    if (p->terms[i].degree == 0) *c = p->terms[i].coef;
+  return true;
+}
+
+/* A guard on a run of consecutive lanes' count modulo a constant
+ * (idx % NCRIT == 0, (tid & 7) == 1) whose other part the lanes cannot be
+ * evaluated for (a block of run-time size): the lanes it keeps, with that
+ * part taken as a multiple of 32 (a warp starts a 32-thread row of its
+ * block), so that `% 64 == 0` keeps one lane, `% 4 == 0` eight. */
+static bool modular_guard_lanes(ir_kernel *ik, LLVMValueRef cond, unsigned *t, unsigned *f) {
+  if (!LLVMIsAICmpInst(cond)) return false;
+  LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+  LLVMValueRef count = strip_int_casts(LLVMGetOperand(cond, 0)), want = LLVMGetOperand(cond, 1);
+  if ((pred != LLVMIntEQ && pred != LLVMIntNE) || !LLVMIsAConstantInt(want) || !LLVMIsABinaryOperator(count) ||
+      !LLVMIsAConstantInt(LLVMGetOperand(count, 1)))
+    return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(count);
+  long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(count, 1)), modulus = 0;
+  if (op == LLVMURem || op == LLVMSRem) modulus = c;
+  else if (op == LLVMAnd && c > 0 && (c & (c + 1)) == 0) modulus = c + 1;
+  if (modulus < 2) return false;
+  const poly *x = int_of(ik, LLVMGetOperand(count, 0));
+  poly lane, rest, tx;
+  if (x->unknown) return false;
+  lane_split(ik->k, x, &lane, &rest);
+  poly_atom(&tx, ATOM_TX);
+  long long start, kept = ((LLVMConstIntGetSExtValue(want) % modulus) + modulus) % modulus;
+  if (!poly_equal(&lane, &tx)) return false;
+  poly_split_constant(&rest, &start);
+  *t = *f = 0;
+  for (int l = 0; l < 32; l++) {
+    bool holds = (((start + l) % modulus) + modulus) % modulus == kept;
+    if (pred == LLVMIntNE) holds = !holds;
+    if (holds) *t |= 1u << l;
+    else *f |= 1u << l;
+  }
+  return true;
+}
+
 /* Which lanes of warp w take each side of a branch on cond (both, where
  * they cannot be told). */
 static void condition_lanes(ir_kernel *ik, LLVMValueRef cond, int warp, unsigned *t, unsigned *f, int depth) {
@@ -1603,7 +1646,10 @@ static void condition_lanes(ir_kernel *ik, LLVMValueRef cond, int warp, unsigned
     }
   }
   lane_vals v;
-  if (!ir_lanes(ik, cond, warp, &v, 0) || v.shifted) return;
+  if (!ir_lanes(ik, cond, warp, &v, 0) || v.shifted) {
+    modular_guard_lanes(ik, cond, t, f);
+    return;
+  }
   *t = *f = 0;
   for (int l = 0; l < 32; l++) {
     if (v.v[l]) *t |= 1u << l;
@@ -2044,13 +2090,6 @@ static bool whole_vector_read(const array_info *a) {
   return false;
 }
 
-/* The constant term of p (0 when it has none). */
-static bool poly_split_constant(const poly *p, long long *c) {
-  *c = 0;
-  for (int i = 0; i < p->count; i++)
-    if (p->terms[i].degree == 0) *c = p->terms[i].coef;
-  return true;
-}
 
 /* The largest step in bytes a loop counter in p moves it by, p's units
  * scale bytes each (a run-time step: LLONG_MAX); 0 when none does. */
