@@ -293,6 +293,13 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
   append_pattern(a, "each element read only by its writer");
   wl_finding *f = new_finding(k, "S_6", first_read, a);
   if (!f) return;
+  /* the array is what the fix removes: the warning sits on its
+   * declaration, a note on the read that shows the staging private */
+  if (!clang_Cursor_isNull(a->decl) && a->line > 0) {
+    add_note(f, f->line, f->column, wl_strdup("read back here by the thread that wrote the element, and by no other"));
+    f->line = a->line;
+    f->column = a->column;
+  }
   add_metric(k, f, "latency.shared");
   add_metric(k, f, "latency.register");
   set_message(f, wl_format("each element of shared '%s' is read only by the thread that wrote it: the "

@@ -5,11 +5,11 @@
 
 __global__ void scale(const float *__restrict__ in, float *__restrict__ out, float a, int n)
 {
-  __shared__ float staged[BLOCK];
+  __shared__ float staged[BLOCK]; // expect: S_6
   int i = blockIdx.x * BLOCK + threadIdx.x;
   staged[threadIdx.x] = i < n ? in[i] : 0.0f;
   __syncthreads();
-  if (i < n) out[i] = a * staged[threadIdx.x]; // expect: S_6
+  if (i < n) out[i] = a * staged[threadIdx.x];
 }
 
 void launch_scale(const float *in, float *out, float a, int n)
