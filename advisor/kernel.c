@@ -113,21 +113,47 @@ static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsign
   return ok;
 }
 
-/* Which threadIdx dimensions the kernel reads; cooperative groups' ranks
+/* Which threadIdx dimensions the kernel reads, in its body and in the
+ * functions of the user's it calls (a kernel that hands all its work to
+ * a __device__ function reads threadIdx there); cooperative groups' ranks
  * (thread_rank(), thread_index()) count as threadIdx.x. */
+#define MAX_CALLEES 64
+typedef struct thread_dims {
+  bool *uses;
+  CXCursor callees[MAX_CALLEES];
+  int callee_count, depth;
+} thread_dims;
+
+static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d);
+
+static void visit_callee(thread_dims *t, CXCursor call) {
+  CXCursor callee = clang_getCursorDefinition(clang_getCursorReferenced(call));
+  if (clang_Cursor_isNull(callee) || t->depth >= 4 || t->callee_count == MAX_CALLEES ||
+      clang_Location_isInSystemHeader(clang_getCursorLocation(callee)))
+    return;
+  for (int i = 0; i < t->callee_count; i++)
+    if (clang_equalCursors(t->callees[i], callee)) return;
+  t->callees[t->callee_count++] = callee;
+  t->depth++;
+  clang_visitChildren(callee, find_thread_dims, t);
+  t->depth--;
+}
+
 static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
+  thread_dims *t = d;
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (kind == CXCursor_MemberRefExpr) {
     int atom = member_builtin(c);
-    if (atom >= ATOM_TX && atom <= ATOM_TZ) ((bool *)d)[atom - ATOM_TX] = true;
+    if (atom >= ATOM_TX && atom <= ATOM_TZ) t->uses[atom - ATOM_TX] = true;
   }
   if (kind == CXCursor_CallExpr || kind == CXCursor_MemberRefExpr) {
     char *name = cx_take(clang_getCursorSpelling(c));
     if (strstr(name, "thread_rank") || strstr(name, "thread_index") || strstr(name, "group_rank"))
-      ((bool *)d)[0] = true;
+      t->uses[0] = true;
     free(name);
   }
+  if (kind == CXCursor_CallExpr) visit_callee(t, c);
   return CXChildVisit_Recurse;
 }
 
@@ -170,7 +196,8 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
  * consecutive threadIdx.x; 2 rows in y (and z) when the kernel reads
  * threadIdx.y (.z), for reuse across them. Then every warp's lanes active. */
 static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_info *launch) {
-  clang_visitChildren(body, find_thread_dims, k->uses_dim);
+  thread_dims dims = {.uses = k->uses_dim};
+  clang_visitChildren(body, find_thread_dims, &dims);
   long long bound = 0;
   if (launch && launch->known) {
     memcpy(k->block, launch->block, sizeof k->block);
