@@ -2223,8 +2223,10 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
   return true;
 }
 
-static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long shift, long long width,
-                         int mode) {
+/* place: the instruction whose line and block the access takes (inst
+ * itself, or the arm of a joined address, below). */
+static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, LLVMValueRef address, long long shift,
+                         long long width, int mode) {
   kernel_ctx *k = ik->k;
   const ir_value *at = value_of(ik, address);
   if (at->base < 0) return;
@@ -2236,13 +2238,15 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
   /* with no line of its own: a load where its value is used, a store where
    * its address is computed, each only where the source names an array
    * (not a loop's header, where the compiler hoisted it to) */
-  bool own_line = user_location(ik, inst, &file, &line, &column);
+  bool own_line = place == inst ? user_location(ik, inst, &file, &line, &column)
+                                 : address_location(ik, place, &file, &line, &column);
+  if (!own_line && place != inst) return;
   if (!own_line &&
       !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !declared_location(ik, &ik->bases[at->base], (mode & M_WRITE) != 0, &file, &line, &column))
     return;
-  int block = block_index(ik, inst);
+  int block = block_index(ik, place);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
   if (first_active_warp(k) < 0) return;              /* no lane gets here */
   bool field;
@@ -2346,13 +2350,34 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address,
  * i8> store at align 1) is split by the backend into accesses of its
  * alignment, as nvcc never merges them: four byte stores, each its own
  * request. merge_like_nvcc joins again what is aligned enough. */
-static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+static void record_pieces(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, LLVMValueRef address,
+                          long long width, int mode) {
   long long align = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 0;
   if (align <= 0 || align >= width || width % align != 0 || width / align > MAX_PIECES) {
-    record_piece(ik, inst, address, 0, width, mode);
+    record_piece(ik, inst, place, address, 0, width, mode);
     return;
   }
-  for (long long shift = 0; shift < width; shift += align) record_piece(ik, inst, address, shift, align, mode);
+  for (long long shift = 0; shift < width; shift += align) record_piece(ik, inst, place, address, shift, align, mode);
+}
+
+/* The same load or store in both arms of a branch, which the compiler
+ * sinks below the join through a phi of two arrays' addresses (MEMCPY8
+ * from one array or another): an access per arm, on the arm's line. */
+#define MAX_ADDRESS_ARMS 4
+static bool record_joined(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+  unsigned n = LLVMIsAPHINode(address) ? LLVMCountIncoming(address) : 0;
+  if (n < 2 || n > MAX_ADDRESS_ARMS || value_of(ik, address)->base >= 0) return false;
+  for (unsigned i = 0; i < n; i++) {
+    LLVMValueRef arm = LLVMGetIncomingValue(address, i);
+    if (!LLVMIsAInstruction(arm) || value_of(ik, arm)->base < 0) return false;
+  }
+  for (unsigned i = 0; i < n; i++)
+    record_pieces(ik, inst, LLVMGetIncomingValue(address, i), LLVMGetIncomingValue(address, i), width, mode);
+  return true;
+}
+
+static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+  if (!record_joined(ik, inst, address, width, mode)) record_pieces(ik, inst, inst, address, width, mode);
 }
 
 /* A call's pointer arguments that are not accesses: the array escapes
