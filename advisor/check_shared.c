@@ -116,7 +116,8 @@ void check_s1_bank_conflict(kernel_ctx *k, access_info *x) {
   if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
   if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x); return; }
   if (m->kind != LANE_CONCRETE) return;
-  int degree = conflict_degree(m, x->width);
+  int floor, wavefronts = shared_wavefronts(m, x->width, &floor);
+  int degree = floor > 0 ? (wavefronts + floor - 1) / floor : 1;
   if (degree < 2) {
     if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
     else if (lanes_consecutive(m, x->width)) append_pattern(a, "consecutive");
@@ -129,17 +130,20 @@ void check_s1_bank_conflict(kernel_ctx *k, access_info *x) {
   append_pattern(a, buf);
   wl_finding *f = new_finding(k, "S_1", x, a);
   if (!f) return;
-  int key_degree = pow2_at_least(degree);
-  char key[64], label[32];
-  const char *family = x->width == 8 ? "bank_conflict8" : "bank_conflict";
-  snprintf(key, sizeof key, "%s.way_%d", family, key_degree);
+  /* priced by wavefronts, whatever the element's width: a wavefront is one
+   * word per bank (the 4-byte measurements), against the fewest the words
+   * could take */
+  char key[64], label[32], least[32], fewest[48] = "";
+  snprintf(key, sizeof key, "bank_conflict.way_%d", pow2_at_least(wavefronts));
   add_metric(k, f, key);
-  snprintf(key, sizeof key, "%s.way_1", family);
+  snprintf(key, sizeof key, "bank_conflict.way_%d", pow2_at_least(floor));
   add_metric(k, f, key);
-  snprintf(label, sizeof label, "%d-way", key_degree);
-  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request",
-                           degree, a->name, degree),
-              compare_text(k, f, label, "1-way"));
+  snprintf(label, sizeof label, "%d wavefronts", pow2_at_least(wavefronts));
+  snprintf(least, sizeof least, "%d wavefront%s", pow2_at_least(floor), floor > 1 ? "s" : "");
+  if (floor > 1) snprintf(fewest, sizeof fewest, " where %d would do", floor);
+  set_message(f, wl_format("%d-way bank conflict on shared '%s': %d shared-memory wavefronts per request%s",
+                           degree, a->name, wavefronts, fewest),
+              compare_text(k, f, label, least));
   padding_fix(k, x, f);
 }
 

@@ -793,36 +793,42 @@ int ideal_sectors(const lane_model *m, long long width) {
   return (int)((active_lanes(m->active) * width + 31) / 32);
 }
 
-/* Bank-conflict degree: 32 banks of 4 bytes; elements wider than 4 bytes are
- * served in phases of 128 bytes (16 lanes for 8-byte, 8 lanes for 16-byte);
- * lanes reading the same word share it (broadcast). */
-int conflict_degree(const lane_model *m, long long width) {
+/* The shared-memory wavefronts a warp request takes: 32 banks of 4
+ * bytes, each serving one word per wavefront, lanes reading the same word
+ * sharing it (broadcast): the most distinct words any bank holds, over the
+ * whole warp, for 8- and 16-byte elements too. The H100's measurements
+ * follow it: 64-bit requests whose 32 lanes touch two 128-byte rows take
+ * two wavefronts however the rows are spread over the half-warps
+ * (bank_conflict8.way_2 64 cycles, as way_1), four rows four. *floor:
+ * the least any layout of those words could take (128 bytes each). */
+int shared_wavefronts(const lane_model *m, long long width, int *floor) {
   int words = width >= 4 ? (int)(width / 4) : 1;
-  int lanes_per_phase = 32 / words;
-  if (lanes_per_phase < 1) lanes_per_phase = 1;
-  int worst = 1;
-  for (int phase = 0; phase < 32; phase += lanes_per_phase) {
-    long long addr[32 * 4];
-    int n = 0;
-    for (int l = phase; l < phase + lanes_per_phase && l < 32; l++) {
-      if (!(m->active >> l & 1)) continue;
-      for (int w = 0; w < words && n < 128; w++) addr[n++] = m->offset[l] / 4 + w;
-    }
-    for (int bank = 0; bank < 32; bank++) {
-      long long in_bank[128];
-      int c = 0;
-      for (int i = 0; i < n; i++)
-        if (((addr[i] % 32) + 32) % 32 == bank) in_bank[c++] = addr[i];
-      int d = 0;
-      for (int i = 0; i < c; i++) {
-        bool seen = false;
-        for (int j = 0; j < i && !seen; j++) seen = in_bank[j] == in_bank[i];
-        if (!seen) d++;
-      }
-      if (d > worst) worst = d;
+  long long addr[32 * 4];
+  int n = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(m->active >> l & 1)) continue;
+    for (int w = 0; w < words && n < 128; w++) {
+      long long word = m->offset[l] / 4 + w;
+      bool seen = false;
+      for (int j = 0; j < n && !seen; j++) seen = addr[j] == word;
+      if (!seen) addr[n++] = word;
     }
   }
+  int worst = n > 0 ? 1 : 0;
+  for (int bank = 0; bank < 32; bank++) {
+    int d = 0;
+    for (int i = 0; i < n; i++) d += ((addr[i] % 32) + 32) % 32 == bank;
+    if (d > worst) worst = d;
+  }
+  *floor = n > 0 ? (n + 31) / 32 : 0;
   return worst;
+}
+
+/* Bank-conflict degree: the wavefronts a request takes over the fewest its
+ * words could take (1 when conflict-free). */
+int conflict_degree(const lane_model *m, long long width) {
+  int floor, wavefronts = shared_wavefronts(m, width, &floor);
+  return floor > 0 ? (wavefronts + floor - 1) / floor : 1;
 }
 
 int pow2_at_least(int n) {
