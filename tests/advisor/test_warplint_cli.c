@@ -32,6 +32,15 @@ static json_value *run_json(const char *args, int *status) {
   return doc;
 }
 
+/* `check --format=json` of one file with the test profile. */
+static json_value *check_json(const char *path) {
+  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
+  int status;
+  json_value *doc = run_json(args, &status);
+  free(args);
+  return doc;
+}
+
 static char *run_text(const char *args, int *status) {
   char *cmd = command(args, "2>&1");
   char *out = wl_test_run(cmd, status);
@@ -224,10 +233,7 @@ static void test_suppressions(void) {
     "  a[i * 16] = 4.0f;  // NOLINT(warplint-S_1)\n"
     "  c[i] = 1;  // NOLINT(warplint-G_3, warplint-G_2)\n"
     "}\n");
-  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
-  int status;
-  json_value *doc = run_json(args, &status);
-  free(args);
+  json_value *doc = check_json(path);
   CHECK(doc != NULL);
   const json_value *f = json_get(doc, "findings");
   CHECK(f && f->count == 1);  /* only the line whose NOLINT names another rule */
@@ -795,10 +801,7 @@ static void test_template_example(void) {
       "  atomicAdd(out, v);\n"
       "}\n"
       "void run(const float *in, float *out, int n) { block_sum<float, 256><<<n / 256, 256>>>(in, out); }\n");
-  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
-  int status;
-  json_value *doc = run_json(args, &status);
-  free(args);
+  json_value *doc = check_json(path);
   CHECK(doc && count_rule(doc, "S_1") == 1);
   const json_value *arrays = json_get(doc, "arrays");
   int checked = 0;
@@ -832,10 +835,7 @@ static void test_private_array_named(void) {
       "  m[k / 8] |= 1ull;\n"
       "  out[threadIdx.x] = m[0] ^ m[1] ^ m[2] ^ m[3];\n"
       "}\n");
-  char *args = wl_test_format("check --format=json --gpu '%s' '%s'", profile, path);
-  int status;
-  json_value *doc = run_json(args, &status);
-  free(args);
+  json_value *doc = check_json(path);
   const json_value *findings = doc ? json_get(doc, "findings") : NULL;
   int named = 0;
   for (size_t i = 0; findings && i < findings->count; i++) {
