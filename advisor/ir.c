@@ -2380,6 +2380,41 @@ static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long 
   if (!record_joined(ik, inst, address, width, mode)) record_pieces(ik, inst, inst, address, width, mode);
 }
 
+/* The alignment a call promises for its pointer argument i (0 based), or 0. */
+static long long argument_alignment(LLVMValueRef call, unsigned i) {
+  unsigned kind = LLVMGetEnumAttributeKindForName("align", 5);
+  LLVMAttributeRef a = LLVMGetCallSiteEnumAttribute(call, 1 + i, kind);   /* parameters count from 1 */
+  return a ? (long long)LLVMGetEnumAttributeValue(a) : 0;
+}
+
+/* One side of a copy of n bytes: a vector type's whole (n a power of two
+ * up to 16: a uint4, a float2, whose type promises that alignment whatever
+ * clang could prove of the address), else pieces as wide as the side's
+ * promised alignment allows, up to 16 bytes, 4 at the least (a record's
+ * fields). */
+static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, long long n, int mode) {
+  long long align = argument_alignment(call, side), piece = 16;
+  if (n <= 16 && (n & (n - 1)) == 0) align = n;
+  if (align < 4) align = 4;
+  while (piece > 1 && (n % piece || piece > align)) piece /= 2;
+  if (n / piece > MAX_PIECES) return;
+  for (long long at = 0; at < n; at += piece)
+    record_piece(ik, call, call, LLVMGetOperand(call, side), at, piece, mode);
+}
+
+/* A struct or vector copied whole (s[w] = make_uint4(..), a record
+ * assigned to another: clang's llvm.memcpy of a constant length): a read
+ * of the source and a write of the destination, each in the widest pieces
+ * its alignment allows, as nvcc's ld.v4 and st.v4. */
+static void record_copy(ir_kernel *ik, LLVMValueRef call) {
+  LLVMValueRef length = LLVMGetOperand(call, 2);
+  if (!LLVMIsAConstantInt(length)) return;
+  long long n = (long long)LLVMConstIntGetZExtValue(length);
+  if (n <= 0) return;
+  record_copy_side(ik, call, 1, n, M_READ);
+  record_copy_side(ik, call, 0, n, M_WRITE);
+}
+
 /* A call's pointer arguments that are not accesses: the array escapes
  * (handed to code warplint does not see). */
 static void escape_arguments(ir_kernel *ik, LLVMValueRef call) {
@@ -2455,6 +2490,10 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
     const char *name = callee_name(inst);
     if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0) {
       record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ | M_LDG);
+      return;
+    }
+    if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0) {
+      record_copy(ik, inst);
       return;
     }
     if (strncmp(name, "llvm.", 5) == 0) return;   /* barriers, lifetimes, math */

@@ -4,9 +4,6 @@
  *   (as a multiset), every other line none.
  * "// expect-without-nvcc: L_2" expects findings only where warplint finds
  * no nvcc to ask whether the kernel keeps its private arrays in registers.
- * "// expect-with-toolkit: G_3" expects findings only with a toolkit's
- * headers: code the stand-ins only declare (cuRAND's generators, inlined
- * into the kernel) is in the device code only then.
  * The run draws no note unless a fixture names it: "// expect-note: TEXT"
  * must be noted for that file in every run, "// allow-note: TEXT" may be
  * (a fallback that only some headers cause).
@@ -34,7 +31,7 @@ static bool nvcc_found(void) {
   return access(env && *env ? env : "/usr/local/cuda/bin/nvcc", X_OK) == 0;
 }
 
-static int read_expectations(const char *path, const char *mode, expect *out) {
+static int read_expectations(const char *path, expect *out) {
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   char line[2048];
@@ -45,7 +42,6 @@ static int read_expectations(const char *path, const char *mode, expect *out) {
     number++;
     const char *at = strstr(line, "// expect:");
     if (!at && !nvcc) at = strstr(line, "// expect-without-nvcc:");
-    if (!at && strcmp(mode, "stand-ins") != 0) at = strstr(line, "// expect-with-toolkit:");
     if (!at) continue;
     at = strchr(at, ':') + 1;
     char rule[16];
@@ -152,7 +148,7 @@ static void check_evidence(const json_value *f, const char *path) {
 /* The findings of one file in the JSON document, against its expectations. */
 static void check_fixture(const json_value *doc, const char *path, const char *mode) {
   expect want[MAX_EXPECT];
-  int n = read_expectations(path, mode, want);
+  int n = read_expectations(path, want);
   CHECK(n >= 0);
   const json_value *files = json_get(doc, "files");
   bool listed = false;
