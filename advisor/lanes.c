@@ -875,6 +875,27 @@ static bool row_sectors(const kernel_ctx *k, const lane_model *m, long long widt
   return true;
 }
 
+/* The sectors of an irregular pattern's runs of consecutive lanes (each
+ * reading on where the one before stopped), each run taken as starting on
+ * a sector: rows of a run-time pitch (A + (tx / 4) * IC + (tx % 4) * 8)
+ * take no more than consecutive lanes when the pitch keeps them aligned,
+ * which the pitch's value, not the code, decides. */
+static int aligned_run_sectors(const lane_model *m, long long width) {
+  long long starts[32];
+  int runs = 0, total = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(m->active >> l & 1)) continue;
+    long long start = m->offset[l], end = start + width;
+    while (l + 1 < 32 && (m->active >> (l + 1) & 1) && m->offset[l + 1] == end) end += width, l++;
+    bool seen = false;
+    for (int r = 0; r < runs && !seen; r++) seen = starts[r] == start;
+    if (seen) continue;
+    starts[runs++] = start;
+    total += (int)((end - start + 31) / 32);
+  }
+  return total;
+}
+
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   *got = *ideal = 0;
   if (m->kind == LANE_SYMBOLIC && m->stride_const) {
@@ -886,6 +907,7 @@ bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, in
   if (m->stride_const && (m->stride_value == 0 || m->stride_value == width) && !lanes_irregular(m)) return false;
   *got = sectors(m, width);
   *ideal = ideal_sectors(m, width);
+  if (lanes_irregular(m) && aligned_run_sectors(m, width) <= *ideal) return false;
   return *got > *ideal;
 }
 
