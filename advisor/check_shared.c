@@ -91,6 +91,9 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
  * warp model of the padded array (computed by the walk) is conflict-free. */
 static void padding_fix(kernel_ctx *k, const access_info *x, wl_finding *f) {
   array_info *a = &k->arrays[x->array];
+  /* a vector read through a cast (a float4 of a float tile) needs its rows
+   * to stay 16-byte aligned: one more element would misalign them */
+  if (x->width > a->elem_size) return;
   if (x->padded.kind != LANE_CONCRETE || conflict_degree(&x->padded, x->width) != 1) return;
   unsigned line, column, length;
   char *text;
