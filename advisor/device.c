@@ -696,11 +696,7 @@ static bool drop_asm_percent(char *text, size_t len, size_t at) {
 
 /* A spaced launch at `at`: every spaced launch of the file closed up (the
  * file's other errors may point at one already closed up). */
-static bool close_launch_brackets(char *text, size_t len, size_t at) {
-  if (!in_launch_brackets(text, len, at)) return false;
-  respell_launches(text, len);
-  return true;
-}
+static bool close_launch_brackets(char *text, size_t len, size_t at) { return respell_launch_at(text, len, at) >= 0; }
 
 static const struct {
   const char *error;

@@ -1008,8 +1008,7 @@ static bool find_respellings(CXTranslationUnit tu, respelled_files *out) {
     for (int k = 0; k < out->count && !known; k++) known = !strcmp(out->path[k], name);
     size_t len;
     char *text = known ? NULL : read_text_file(name, &len);
-    if (text && in_launch_brackets(text, len, byte_at_place(text, len, (int)line, (int)column)) &&
-        respell_launches(text, len) > 0) {
+    if (text && respell_launch_at(text, len, byte_at_place(text, len, (int)line, (int)column)) > 0) {
       out->path[out->count] = name;
       out->text[out->count] = text;
       out->len[out->count++] = len;

@@ -2090,7 +2090,6 @@ static bool whole_vector_read(const array_info *a) {
   return false;
 }
 
-
 /* The largest step in bytes a loop counter in p moves it by, p's units
  * scale bytes each (a run-time step: LLONG_MAX); 0 when none does. */
 static long long walk_step(const kernel_ctx *k, const poly *p, long long scale) {
@@ -2345,14 +2344,14 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   }
 }
 
-/* An access as the device runs it. A load or store aligned to less than
- * its size (clang's vectorizer merging d[4*p], ..., d[4*p+3] into one <4 x
- * i8> store at align 1) is split by the backend into accesses of its
- * alignment, as nvcc never merges them: four byte stores, each its own
- * request. merge_like_nvcc joins again what is aligned enough. */
+/* An access as the device runs it. One aligned to less than its size
+ * (align: the load's or store's, or a copy's piece; clang's vectorizer
+ * merging d[4*p], ..., d[4*p+3] into one <4 x i8> store at align 1) is
+ * split by the backend into accesses of its alignment, as nvcc never merges
+ * them: four byte stores, each its own request. merge_like_nvcc joins
+ * again what is aligned enough. */
 static void record_pieces(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, LLVMValueRef address,
-                          long long width, int mode) {
-  long long align = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 0;
+                          long long width, long long align, int mode) {
   if (align <= 0 || align >= width || width % align != 0 || width / align > MAX_PIECES) {
     record_piece(ik, inst, place, address, 0, width, mode);
     return;
@@ -2364,7 +2363,8 @@ static void record_pieces(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, 
  * sinks below the join through a phi of two arrays' addresses (MEMCPY8
  * from one array or another): an access per arm, on the arm's line. */
 #define MAX_ADDRESS_ARMS 4
-static bool record_joined(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
+static bool record_joined(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, long long align,
+                          int mode) {
   unsigned n = LLVMIsAPHINode(address) ? LLVMCountIncoming(address) : 0;
   if (n < 2 || n > MAX_ADDRESS_ARMS || value_of(ik, address)->base >= 0) return false;
   for (unsigned i = 0; i < n; i++) {
@@ -2372,12 +2372,13 @@ static bool record_joined(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address
     if (!LLVMIsAInstruction(arm) || value_of(ik, arm)->base < 0) return false;
   }
   for (unsigned i = 0; i < n; i++)
-    record_pieces(ik, inst, LLVMGetIncomingValue(address, i), LLVMGetIncomingValue(address, i), width, mode);
+    record_pieces(ik, inst, LLVMGetIncomingValue(address, i), LLVMGetIncomingValue(address, i), width, align, mode);
   return true;
 }
 
 static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
-  if (!record_joined(ik, inst, address, width, mode)) record_pieces(ik, inst, inst, address, width, mode);
+  long long align = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 0;
+  if (!record_joined(ik, inst, address, width, align, mode)) record_pieces(ik, inst, inst, address, width, align, mode);
 }
 
 /* The alignment a call promises for its pointer argument i (0 based), or 0. */
@@ -2397,9 +2398,7 @@ static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, lo
   if (n <= 16 && (n & (n - 1)) == 0) align = n;
   if (align < 4) align = 4;
   while (piece > 1 && (n % piece || piece > align)) piece /= 2;
-  if (n / piece > MAX_PIECES) return;
-  for (long long at = 0; at < n; at += piece)
-    record_piece(ik, call, call, LLVMGetOperand(call, side), at, piece, mode);
+  if (n / piece <= MAX_PIECES) record_pieces(ik, call, call, LLVMGetOperand(call, side), n, piece, mode);
 }
 
 /* A struct or vector copied whole (s[w] = make_uint4(..), a record

@@ -801,7 +801,7 @@ int ideal_sectors(const lane_model *m, long long width) {
  * two wavefronts however the rows are spread over the half-warps
  * (bank_conflict8.way_2 64 cycles, as way_1), four rows four. *floor:
  * the least any layout of those words could take (128 bytes each). */
-int shared_wavefronts(const lane_model *m, long long width, int *floor) {
+static int shared_wavefronts(const lane_model *m, long long width, int *floor) {
   int words = width >= 4 ? (int)(width / 4) : 1;
   long long addr[32 * 4];
   int n = 0;
@@ -825,10 +825,13 @@ int shared_wavefronts(const lane_model *m, long long width, int *floor) {
 }
 
 /* Bank-conflict degree: the wavefronts a request takes over the fewest its
- * words could take (1 when conflict-free). */
-int conflict_degree(const lane_model *m, long long width) {
-  int floor, wavefronts = shared_wavefronts(m, width, &floor);
-  return floor > 0 ? (wavefronts + floor - 1) / floor : 1;
+ * words could take (1 when conflict-free); both counts in *wavefronts and
+ * *floor where they are not NULL. */
+int conflict_degree(const lane_model *m, long long width, int *wavefronts, int *floor) {
+  int least, taken = shared_wavefronts(m, width, &least);
+  if (wavefronts) *wavefronts = taken;
+  if (floor) *floor = least;
+  return least > 0 ? (taken + least - 1) / least : 1;
 }
 
 int pow2_at_least(int n) {

@@ -72,7 +72,7 @@ size_t byte_at_place(const char *text, size_t len, int line, int column) {
   return column < 1 || at + (size_t)column - 1 >= len ? len : at + (size_t)column - 1;
 }
 
-bool in_launch_brackets(const char *text, size_t len, size_t at) {
+static bool in_launch_brackets(const char *text, size_t len, size_t at) {
   if (at >= len) return false;
   size_t start = at;
   while (start > 0 && at - start < 3 && (text[start - 1] == '<' || text[start - 1] == '>' || blank(text[start - 1])))
@@ -80,4 +80,8 @@ bool in_launch_brackets(const char *text, size_t len, size_t at) {
   for (size_t k = start; k <= at; k++)
     if (triple_end(text, len, k, '<') != k || triple_end(text, len, k, '>') != k) return true;
   return false;
+}
+
+int respell_launch_at(char *text, size_t len, size_t at) {
+  return in_launch_brackets(text, len, at) ? respell_launches(text, len) : -1;
 }

@@ -12,8 +12,9 @@
 size_t byte_at_place(const char *text, size_t len, int line, int column);
 /* Launch brackets spaced apart (`<< <`, `>> >`) closed up; how many were. */
 int respell_launches(char *text, size_t len);
-/* Whether the byte at `at` is in launch brackets, spaced or already closed
- * up (where clang's "expected expression" for a spaced launch points). */
-bool in_launch_brackets(const char *text, size_t len, size_t at);
+/* Where clang's "expected expression" at byte `at` is in launch brackets
+ * (spaced, or closed up by an earlier call): every spaced launch of text
+ * closed up, and how many were; -1 when `at` is in none. */
+int respell_launch_at(char *text, size_t len, size_t at);
 
 #endif
