@@ -793,35 +793,74 @@ int ideal_sectors(const lane_model *m, long long width) {
   return (int)((active_lanes(m->active) * width + 31) / 32);
 }
 
-/* The shared-memory wavefronts a warp request takes: 32 banks of 4
- * bytes, each serving one word per wavefront, lanes reading the same word
- * sharing it (broadcast): the most distinct words any bank holds, over the
- * whole warp, for 8- and 16-byte elements too. The H100's measurements
- * follow it: 64-bit requests whose 32 lanes touch two 128-byte rows take
- * two wavefronts however the rows are spread over the half-warps
- * (bank_conflict8.way_2 64 cycles, as way_1), four rows four. *floor:
- * the least any layout of those words could take (128 bytes each). */
-static int shared_wavefronts(const lane_model *m, long long width, int *floor) {
-  int words = width >= 4 ? (int)(width / 4) : 1;
-  long long addr[32 * 4];
+/* The distinct 4-byte words that lanes [first, first + count) of the
+ * warp touch, each lane `words` of them from its offset; their number. */
+static int lane_words(const lane_model *m, int words, int first, int count, long long *addr) {
   int n = 0;
-  for (int l = 0; l < 32; l++) {
+  for (int l = first; l < first + count; l++) {
     if (!(m->active >> l & 1)) continue;
-    for (int w = 0; w < words && n < 128; w++) {
+    for (int w = 0; w < words; w++) {
       long long word = m->offset[l] / 4 + w;
       bool seen = false;
       for (int j = 0; j < n && !seen; j++) seen = addr[j] == word;
       if (!seen) addr[n++] = word;
     }
   }
+  return n;
+}
+
+/* The most distinct words any one of the 32 banks holds: the wavefronts
+ * those words take when one wavefront may serve any of them. */
+static int busiest_bank(const long long *addr, int n) {
   int worst = n > 0 ? 1 : 0;
   for (int bank = 0; bank < 32; bank++) {
     int d = 0;
     for (int i = 0; i < n; i++) d += ((addr[i] % 32) + 32) % 32 == bank;
     if (d > worst) worst = d;
   }
-  *floor = n > 0 ? (n + 31) / 32 : 0;
   return worst;
+}
+
+/* 16-byte requests, as the H100 serves them (bank_conflict16: Nsight
+ * Compute's wavefront counts and the busy-block cycles agree on all ten
+ * layouts): each half-warp apart, in one wavefront when its words sit in
+ * distinct banks, and otherwise quarter-warp by quarter-warp, each
+ * quarter taking as many wavefronts as its busiest bank, even where the
+ * two quarters together would fit fewer (quarter_pairs: 8 wavefronts for
+ * 32 words in 4 rows). A broadcast still takes one wavefront per
+ * half-warp. *floor: per half-warp, its distinct 16-byte words 8 to a
+ * wavefront, at least one. */
+static int shared_wavefronts16(const lane_model *m, int *floor) {
+  long long addr[16 * 4];
+  int taken = 0, least = 0;
+  for (int half = 0; half < 32; half += 16) {
+    int n = lane_words(m, 4, half, 16, addr);
+    if (n == 0) continue;
+    least += (n / 4 + 7) / 8;
+    if (busiest_bank(addr, n) == 1) { taken++; continue; }
+    for (int quarter = half; quarter < half + 16; quarter += 8)
+      taken += busiest_bank(addr, lane_words(m, 4, quarter, 8, addr));
+  }
+  *floor = least;
+  return taken;
+}
+
+/* The shared-memory wavefronts a warp request takes: 32 banks of 4
+ * bytes, each serving one word per wavefront, lanes reading the same word
+ * sharing it (broadcast): for 4- and 8-byte elements the most distinct
+ * words any bank holds, over the whole warp. The H100's measurements
+ * follow it: 64-bit requests whose 32 lanes touch two 128-byte rows take
+ * two wavefronts however the rows are spread over the half-warps
+ * (bank_conflict8.way_2 64 cycles, as way_1), four rows four. 16-byte
+ * requests go by half- and quarter-warps (shared_wavefronts16). *floor:
+ * the least any layout of those words could take (128 bytes each). */
+static int shared_wavefronts(const lane_model *m, long long width, int *floor) {
+  if (width == 16) return shared_wavefronts16(m, floor);
+  int words = width >= 4 ? (int)(width / 4) : 1;
+  long long addr[32 * 4];
+  int n = lane_words(m, words > 4 ? 4 : words, 0, 32, addr);
+  *floor = n > 0 ? (n + 31) / 32 : 0;
+  return busiest_bank(addr, n);
 }
 
 /* Bank-conflict degree: the wavefronts a request takes over the fewest its
