@@ -493,10 +493,11 @@ void mangled_template_args(CXTranslationUnit tu, CXCursor tmpl, const char *mang
 
 /* The array an access at file:line:column names: its declaration (a null
  * cursor when it is no variable, as for p.data), its name as written;
- * *column moves to the name's when it is on that line (a store's place is
- * its `=`); *field: the access names a field of the element (a[i].x).
+ * *line and *column move to the name's when it is on that line or a few
+ * lines on (a store's place is its `=`, a copy's read may be on the next
+ * line); *field: the access names a field of the element (a[i].x).
  * local: the access is to a variable of the function's own (an alloca). */
-CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, bool local, char *name,
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *column, bool local, char *name,
                      size_t size, bool *field);
 /* The variable an update at file:line:column names (i in i += 4), or false. */
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);

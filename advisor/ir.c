@@ -858,6 +858,23 @@ static bool twin_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
  * iterations); a value leaving a loop; or a join after a branch, which is
  * lane-varying when the branch deciding between two different incoming
  * values (the nearest common dominator of their blocks) is. */
+/* A pointer no access goes through: null, or a value left undefined. */
+static bool no_pointer(LLVMValueRef v) {
+  return LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v);
+}
+
+/* Whether arm is a phi that only keeps phi's own value or no pointer at
+ * all: a loop's header carrying a pointer the body sets under a condition
+ * (float4 *p = 0; for (..) { if (lane < n) p = rows + k + lane; .. p[i] }). */
+static bool keeps_only(LLVMValueRef arm, LLVMValueRef phi) {
+  if (!LLVMIsAPHINode(arm) || arm == phi) return false;
+  for (unsigned i = 0; i < LLVMCountIncoming(arm); i++) {
+    LLVMValueRef v = LLVMGetIncomingValue(arm, i);
+    if (v != phi && v != arm && !no_pointer(v)) return false;
+  }
+  return true;
+}
+
 static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
   unsigned n = LLVMCountIncoming(phi);
@@ -867,13 +884,19 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   int from[MAX_ARMS], bases[MAX_ARMS], count = 0;
   /* data: an arm is a value loaded per lane (a hash's state entering its
    * rounds), which stays one through the join */
-  bool varying = false, cycle = false, block_dep = false, data = false, busy[MAX_ARMS];
+  bool varying = false, cycle = false, block_dep = false, data = false, busy[MAX_ARMS], evaluable[MAX_ARMS];
   r->busy = true;
   for (unsigned i = 0; i < n && count < MAX_ARMS; i++) {
-    const ir_value *v = value_of(ik, LLVMGetIncomingValue(phi, i));
+    /* a pointer set only under a condition (float4 *p = 0; if (lane < n)
+     * p = rows + lane;): the accesses through it are on the paths that
+     * set it, so its null arm is no address */
+    LLVMValueRef in = LLVMGetIncomingValue(phi, i);
+    if (r->pointer && n > 1 && (no_pointer(in) || keeps_only(in, phi))) continue;
+    const ir_value *v = value_of(ik, in);
     from[count] = map_get(&ik->block_of, LLVMGetIncomingBlock(phi, i));
     arms[count] = &v->p;
     busy[count] = v->busy;
+    evaluable[count] = v->evaluable;
     bases[count++] = v->base;
     varying = varying || (!v->busy && !uniform(ik, &v->p));
     data = data || (!v->busy && v->p.unknown && v->p.data_dependent);
@@ -881,6 +904,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
     block_dep = block_dep || per_block(ik->k, &v->p);
   }
   r->busy = false;
+  if (count == 0) { pointer_unknown(r, false); return; }
   if (r->pointer) {
     /* an arm still being evaluated comes round from this phi (a pointer
      * bumped through an unrolled loop's remainder): the phi's own base */
@@ -913,6 +937,7 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
       return;
     }
     r->p = *arms[0];
+    r->evaluable = evaluable[0];
     return;
   }
   bool all_equal = !cycle;
@@ -934,7 +959,14 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
 
 static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
   const poly *cond = int_of(ik, LLVMGetOperand(sel, 0));
-  const ir_value *a = value_of(ik, LLVMGetOperand(sel, 1)), *b = value_of(ik, LLVMGetOperand(sel, 2));
+  LLVMValueRef first = LLVMGetOperand(sel, 1), second = LLVMGetOperand(sel, 2);
+  if (r->pointer && no_pointer(first) != no_pointer(second)) {   /* cond ? rows + lane : NULL */
+    const ir_value *set = value_of(ik, no_pointer(first) ? second : first);
+    r->p = set->p;
+    r->base = set->base;
+    return;
+  }
+  const ir_value *a = value_of(ik, first), *b = value_of(ik, second);
   if (r->pointer) {
     if (a->base != b->base) { pointer_unknown(r, !uniform(ik, cond)); return; }
     r->base = a->base;
@@ -1379,6 +1411,19 @@ static enum CXBinaryOperatorKind compare_kind(LLVMIntPredicate p) {
   }
 }
 
+/* -1 for a call of an integer min (the intrinsic clang makes of min(), or
+ * the function itself where the stand-in headers only declare it), +1 for
+ * a max, 0 for any other function. */
+static int min_or_max(const char *name) {
+  static const char *const mins[] = {"llvm.smin", "llvm.umin", "_Z3min", "_Z4umin", "_Z5llmin", "_Z6ullmin"};
+  static const char *const maxs[] = {"llvm.smax", "llvm.umax", "_Z3max", "_Z4umax", "_Z5llmax", "_Z6ullmax"};
+  for (size_t i = 0; i < sizeof mins / sizeof *mins; i++) {
+    if (strncmp(name, mins[i], strlen(mins[i])) == 0) return -1;
+    if (strncmp(name, maxs[i], strlen(maxs[i])) == 0) return 1;
+  }
+  return 0;
+}
+
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 
@@ -1547,13 +1592,14 @@ static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *ou
   }
   case LLVMPHI:
     /* a join under a warp-uniform branch (eval_phi): one arm for the warp */
-    for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
-      if (ir_lanes(ik, LLVMGetIncomingValue(v, i), warp, out, depth + 1)) return true;
+    for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
+      LLVMValueRef in = LLVMGetIncomingValue(v, i);
+      if (!no_pointer(in) && !keeps_only(in, v) && ir_lanes(ik, in, warp, out, depth + 1)) return true;
+    }
     return false;
   case LLVMCall: {
-    const char *name = callee_name(v);
-    bool min = strstr(name, "llvm.smin") || strstr(name, "llvm.umin");
-    bool max = strstr(name, "llvm.smax") || strstr(name, "llvm.umax");
+    int pick = min_or_max(callee_name(v));
+    bool min = pick < 0, max = pick > 0;
     if ((!min && !max) || !ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
         !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1) || a.shifted || b.shifted)
       return false;
@@ -1773,8 +1819,8 @@ static bool declared_location(ir_kernel *ik, const ir_base *b, bool write, CXFil
 static bool names_array(ir_kernel *ik, CXFile file, unsigned line, unsigned column, bool local) {
   char name[128];
   bool field;
-  unsigned at = column;
-  CXCursor d = ir_array_at(ik->scope, file, line, &at, local, name, sizeof name, &field);
+  unsigned at_line = line, at = column;
+  CXCursor d = ir_array_at(ik->scope, file, &at_line, &at, local, name, sizeof name, &field);
   return !clang_Cursor_isNull(d) || name[0] || ir_name_at(ik->scope, file, line, column, name, sizeof name);
 }
 
@@ -1871,10 +1917,10 @@ static bool template_pointer(CXCursor decl) {
 /* The array an access through base b is to, registered on first use:
  * its declaration from the AST (the parameter, the variable of that name,
  * the array named at the access), else one named as the access writes it.
- * *column moves to the name's, *field and written say how the access is
+ * *line and *column move to the name's, *field and written say how the access is
  * spelt there (a[i].x; the name written, a pointer cast from the array
  * being another). */
-static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigned *column, long long width,
+static int array_of(ir_kernel *ik, int base, CXFile file, unsigned *line, unsigned *column, long long width,
                     bool *field, char *written, size_t written_size) {
   ir_base *b = &ik->bases[base];
   bool local = b->kind == BASE_ALLOCA;
@@ -1907,14 +1953,14 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned line, unsigne
     unsigned at_line, at_column;
     bool load_field;
     if (LLVMIsAInstruction(b->value) && user_location(ik, b->value, &at_file, &at_line, &at_column))
-      ir_array_at(ik->scope, at_file, at_line, &at_column, false, name, sizeof name, &load_field);
+      ir_array_at(ik->scope, at_file, &at_line, &at_column, false, name, sizeof name, &load_field);
     if (!*name) snprintf(name, sizeof name, "%s", written);
   }
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
     if (!*name) snprintf(name, sizeof name, b->kind == BASE_LOADED ? "(pointer loaded from memory)" : UNNAMED_ARRAY);
-    a = generic_array(ik, b, name, width, line, *column);
+    a = generic_array(ik, b, name, width, *line, *column);
   }
   /* the space is the device code's: a pointer parameter handed shared memory
    * cannot happen in a kernel, but a __device__ array is global */
@@ -2250,7 +2296,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   if (first_active_warp(k) < 0) return;              /* no lane gets here */
   bool field;
   char written[128];
-  int ai = array_of(ik, at->base, file, line, &column, width, &field, written, sizeof written);
+  int ai = array_of(ik, at->base, file, &line, &column, width, &field, written, sizeof written);
   array_info *a = &k->arrays[ai];
   /* a library's scratch layout in shared memory (cub's TempStorage) and
    * its private arrays (sinf's slow path, inlined from clang's or CUDA's
@@ -2835,7 +2881,7 @@ static void find_sorts(ir_kernel *ik) {
           continue;
         char seen[128];
         bool field;
-        ir_array_at(ik->scope, file, line, &column, false, seen, sizeof seen, &field);   /* at the array's name */
+        ir_array_at(ik->scope, file, &line, &column, false, seen, sizeof seen, &field);   /* at the array's name */
         arr->compared = true;
         arr->compare_line = line;
         arr->compare_column = column;

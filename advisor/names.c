@@ -448,6 +448,10 @@ static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCurso
   return clang_getNullCursor();
 }
 
+/* How far below the place the compiler gives an access its array's name
+ * may be written. */
+#define NAME_LINES_ON 4
+
 static int kind_rank(enum CXCursorKind k) {
   switch (k) {
   case CXCursor_CallExpr: return 0;
@@ -461,12 +465,12 @@ static int kind_rank(enum CXCursorKind k) {
   }
 }
 
-CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *column, bool local, char *name,
+CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *column, bool local, char *name,
                      size_t size, bool *field) {
   *name = 0;
   *field = false;
   int n;
-  const place *p = places_at(index_for(s->fc, file, line), file, line, *column, &n);
+  const place *p = places_at(index_for(s->fc, file, *line), file, *line, *column, &n);
   /* the most telling expression there first */
   for (int rank = 0; rank < 7; rank++)
     for (int i = 0; i < n; i++) {
@@ -477,7 +481,12 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned line, unsigned *co
       CXFile at;
       unsigned at_line, at_column;
       clang_getExpansionLocation(clang_getCursorLocation(written), &at, &at_line, &at_column, NULL);
-      if (at_line == line && same_file(at, file)) *column = at_column;
+      /* the name may sit a few lines on, in a statement spread over lines
+       * (a copy's `=` at the end of one line, the array read on the next) */
+      if (same_file(at, file) && at_line >= *line && at_line <= *line + NAME_LINES_ON) {
+        *line = at_line;
+        *column = at_column;
+      }
       return d;
     }
   return clang_getNullCursor();
