@@ -1994,6 +1994,28 @@ static bool eval_value_lanes(void *ctx, int warp, lane_vals *out) {
   return ir_lanes(e->ik, e->v, warp, out, 0);
 }
 
+/* Lanes m found with run-time sizes at the probe's value: where a second,
+ * different value leaves the lanes the same distance apart (the size only
+ * clamped an index, min(p, n - 1), or shifted the warp as a whole), the
+ * distances are the code's own and may be quoted. */
+static void keep_probe_free_stride(ir_kernel *ik, value_eval *e, long long width, int warp, lane_model *m) {
+  kernel_ctx *k = ik->k;
+  if (!m->probed || m->kind != LANE_CONCRETE) return;
+  lane_model again;
+  memset(&again, 0, sizeof again);
+  again.kind = LANE_UNKNOWN;
+  long long probe = k->probe_uniform;
+  k->probe_uniform = 2 * PROBE_SIZE + 8;
+  model_evaluated(k, eval_value_lanes, e, width, warp, &again);
+  k->probe_uniform = probe;
+  if (again.kind != LANE_CONCRETE) return;
+  unsigned act = k->active[warp];
+  int lead = __builtin_ctz(act);
+  for (int l = lead; l < 32; l++)
+    if ((act >> l & 1) && again.offset[l] - again.offset[lead] != m->offset[l] - m->offset[lead]) return;
+  m->probed = false;
+}
+
 /* m: the lanes of address with each per-lane loaded or counted value taken
  * as probe says; run-time sizes take the probe's values where the code's
  * own do not tell. */
@@ -2011,6 +2033,7 @@ static void lanes_with_data(ir_kernel *ik, LLVMValueRef address, long long width
     ik->probe_leaf_uniform = false;
     model_evaluated(k, eval_value_lanes, &e, width, warp, m);
     m->probed = sizes && m->kind != LANE_UNKNOWN;
+    keep_probe_free_stride(ik, &e, width, warp, m);
   }
   k->probe_uniform = k->probe_block = 0;
   ik->probe_data = PROBE_DATA_OFF;
@@ -2067,8 +2090,9 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
       k->probe_uniform = PROBE_SIZE;
       k->probe_block = 1;                /* inside the grid: a clamp at its edge is the exception */
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);
-      k->probe_uniform = k->probe_block = 0;
       m->probed = m->kind != LANE_UNKNOWN;
+      keep_probe_free_stride(ik, &e, x->width, warp, m);
+      k->probe_uniform = k->probe_block = 0;
     }
     /* a value the loop changes in no way the polynomial carries (offset *=
      * 2 in a scan's up-sweep): the pattern of the loop's first turn */
