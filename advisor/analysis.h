@@ -419,7 +419,7 @@ int active_lanes(unsigned mask);
 int count_distinct_active(const long long *v, unsigned active);
 int sectors(const lane_model *m, long long width);
 int ideal_sectors(const lane_model *m, long long width);
-int conflict_degree(const lane_model *m, long long width, int *wavefronts, int *floor);
+int conflict_degree(const lane_model *m, long long width, bool store, int *wavefronts, int *floor);
 int pow2_at_least(int n);
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
 bool lanes_irregular(const lane_model *m);

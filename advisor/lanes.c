@@ -822,24 +822,31 @@ static int busiest_bank(const long long *addr, int n) {
 }
 
 /* 16-byte requests, as the H100 serves them (bank_conflict16: Nsight
- * Compute's wavefront counts and the busy-block cycles agree on all ten
- * layouts): each half-warp apart, in one wavefront when its words sit in
- * distinct banks, and otherwise quarter-warp by quarter-warp, each
- * quarter taking as many wavefronts as its busiest bank, even where the
- * two quarters together would fit fewer (quarter_pairs: 8 wavefronts for
- * 32 words in 4 rows). A broadcast still takes one wavefront per
- * half-warp. *floor: per half-warp, its distinct 16-byte words 8 to a
- * wavefront, at least one. */
-static int shared_wavefronts16(const lane_model *m, int *floor) {
+ * Compute's wavefront counts, and for loads the busy-block cycles, agree
+ * on all ten layouts). Loads: each half-warp apart, in one wavefront when
+ * its words sit in distinct banks, and otherwise quarter-warp by
+ * quarter-warp, each quarter taking as many wavefronts as its busiest
+ * bank, even where the two quarters together would fit fewer
+ * (quarter_pairs: 8 wavefronts for 32 words in 4 rows); a broadcast still
+ * takes one per half-warp. Stores: always quarter by quarter, one
+ * wavefront at least for each (a broadcast store takes 4). *floor: the
+ * same counts had the words no bank in common (loads: per half-warp its
+ * distinct words 8 to a wavefront). */
+static int shared_wavefronts16(const lane_model *m, bool store, int *floor) {
   long long addr[16 * 4];
   int taken = 0, least = 0;
   for (int half = 0; half < 32; half += 16) {
     int n = lane_words(m, 4, half, 16, addr);
     if (n == 0) continue;
-    least += (n / 4 + 7) / 8;
-    if (busiest_bank(addr, n) == 1) { taken++; continue; }
-    for (int quarter = half; quarter < half + 16; quarter += 8)
-      taken += busiest_bank(addr, lane_words(m, 4, quarter, 8, addr));
+    if (!store) {
+      least += (n / 4 + 7) / 8;
+      if (busiest_bank(addr, n) == 1) { taken++; continue; }
+    }
+    for (int quarter = half; quarter < half + 16; quarter += 8) {
+      int words = busiest_bank(addr, lane_words(m, 4, quarter, 8, addr));
+      taken += words;
+      if (store) least += words > 0;
+    }
   }
   *floor = least;
   return taken;
@@ -854,8 +861,8 @@ static int shared_wavefronts16(const lane_model *m, int *floor) {
  * (bank_conflict8.way_2 64 cycles, as way_1), four rows four. 16-byte
  * requests go by half- and quarter-warps (shared_wavefronts16). *floor:
  * the least any layout of those words could take (128 bytes each). */
-static int shared_wavefronts(const lane_model *m, long long width, int *floor) {
-  if (width == 16) return shared_wavefronts16(m, floor);
+static int shared_wavefronts(const lane_model *m, long long width, bool store, int *floor) {
+  if (width == 16) return shared_wavefronts16(m, store, floor);
   int words = width >= 4 ? (int)(width / 4) : 1;
   long long addr[32 * 4];
   int n = lane_words(m, words > 4 ? 4 : words, 0, 32, addr);
@@ -866,8 +873,8 @@ static int shared_wavefronts(const lane_model *m, long long width, int *floor) {
 /* Bank-conflict degree: the wavefronts a request takes over the fewest its
  * words could take (1 when conflict-free); both counts in *wavefronts and
  * *floor where they are not NULL. */
-int conflict_degree(const lane_model *m, long long width, int *wavefronts, int *floor) {
-  int least, taken = shared_wavefronts(m, width, &least);
+int conflict_degree(const lane_model *m, long long width, bool store, int *wavefronts, int *floor) {
+  int least, taken = shared_wavefronts(m, width, store, &least);
   if (wavefronts) *wavefronts = taken;
   if (floor) *floor = least;
   return least > 0 ? (taken + least - 1) / least : 1;

@@ -452,6 +452,17 @@ static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCurso
  * may be written. */
 #define NAME_LINES_ON 4
 
+/* a = b, built in or a class's operator= */
+static bool is_assignment(CXCursor c) {
+  if (clang_getCursorKind(c) == CXCursor_BinaryOperator)
+    return clang_getCursorBinaryOperatorKind(c) == CXBinaryOperator_Assign;
+  if (clang_getCursorKind(c) != CXCursor_CallExpr || clang_Cursor_getNumArguments(c) != 2) return false;
+  char *callee = cx_take(clang_getCursorSpelling(c));
+  bool assignment = strcmp(callee, "operator=") == 0;
+  free(callee);
+  return assignment;
+}
+
 static int kind_rank(enum CXCursorKind k) {
   switch (k) {
   case CXCursor_CallExpr: return 0;
@@ -481,9 +492,12 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *c
       CXFile at;
       unsigned at_line, at_column;
       clang_getExpansionLocation(clang_getCursorLocation(written), &at, &at_line, &at_column, NULL);
-      /* the name may sit a few lines on, in a statement spread over lines
-       * (a copy's `=` at the end of one line, the array read on the next) */
-      if (same_file(at, file) && at_line >= *line && at_line <= *line + NAME_LINES_ON) {
+      /* the name may sit a few lines on, in an assignment spread over
+       * lines (a copy's `=` at the end of one line, the array read on the
+       * next) */
+      bool moves = at_line == *line || (at_line > *line && at_line <= *line + NAME_LINES_ON &&
+                                        is_assignment(p[i].cursor));
+      if (same_file(at, file) && moves) {
         *line = at_line;
         *column = at_column;
       }

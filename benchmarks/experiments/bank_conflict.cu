@@ -54,6 +54,20 @@ __global__ void conflict16_kernel(const int *start, float *cycles, long long *ou
   cycles[threadIdx.x] = (float)(t1 - t0) / CONFLICT_ITERS;
 }
 
+/* The same layouts stored: 64 16-byte stores per lane to its word (each
+ * kept by a compiler barrier), for Nsight Compute's shared-store wavefront
+ * count; no time is taken. The last value stored, 63, is read back. */
+__global__ void conflict16_store_kernel(const int *start, long long *out) {
+  __shared__ int4 s[32 * 8];
+  int p = start[threadIdx.x % 32];
+  for (int i = 0; i < 64; i++) {
+    s[p] = make_int4(i, p, 0, 0);
+    asm volatile("" ::: "memory");
+  }
+  __syncthreads();
+  out[threadIdx.x] = s[p].x;
+}
+
 /* Lane l walks column p of row l: tile[l][c] holds c, so p never changes. */
 template <int PITCH>
 __global__ void tile_column_kernel(int column, float *cycles, long long *out) {
@@ -186,6 +200,13 @@ static void measure_layouts16(bench_ctx *c, conflict_buffers *b) {
       bench_emit(c, "bank_conflict", "layout", layouts[k], params, 2, "warp_latency", "cycles", samples,
                  c->repeats, threads == BUSY_THREADS ? key : NULL);
     }
+    conflict16_store_kernel<<<1, 32>>>(start, b->out);
+    CUDA_CHECK_LAUNCH();
+    static long long out[32];
+    CUDA_CHECK(cudaMemcpy(out, b->out, sizeof out, cudaMemcpyDeviceToHost));
+    int bad = -1;
+    for (int l = 0; l < 32 && bad < 0; l++) if (out[l] != 63) bad = l;
+    bench_check_chase(c, "bank_conflict 16-byte stores", bad < 0 ? 63 : out[bad], 63);
   }
   CUDA_CHECK(cudaFree(start));
 }
