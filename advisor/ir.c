@@ -123,6 +123,8 @@ typedef struct ir_base {
   poly at;
   int builtin;                   /* BASE_BUILTIN: ATOM_TX, ATOM_BX, ATOM_BDX or ATOM_GDX */
   bool library;                  /* BASE_GLOBAL: no file of the user's declares it */
+  bool parameter_copy;           /* BASE_ALLOCA: a copy of a by-value kernel parameter, only read:
+                                    what it holds is the same for the grid */
 } ir_base;
 
 /* What the model knows of one value: an integer as a polynomial (or
@@ -1163,7 +1165,8 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     }
     return;
   }
-  if (addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL) at_uniform = false;
+  if (addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL && !ik->bases[addr->base].parameter_copy)
+    at_uniform = false;
   if (at_uniform) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
@@ -1272,6 +1275,65 @@ static bool argument_temporary(LLVMValueRef alloca) {
   return false;
 }
 
+static bool only_read(LLVMValueRef v, LLVMValueRef copy, int depth);
+
+/* Whether call only reads through its argument v: a function of the
+ * user's that itself only reads through that parameter (a struct handed
+ * on by const reference to a function not inlined). */
+static bool call_only_reads(LLVMValueRef call, LLVMValueRef v, int depth) {
+  LLVMValueRef callee = LLVMGetCalledValue(call);
+  if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee)) return false;
+  unsigned n = LLVMGetNumArgOperands(call);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMGetOperand(call, i) == v && (i >= LLVMCountParams(callee) || !only_read(LLVMGetParam(callee, i), NULL, depth)))
+      return false;
+  return true;
+}
+
+/* Whether v's uses only read through it: loads, addresses computed or
+ * chosen from it that are only read, and calls that only read (depth: how
+ * far down they are followed). */
+static bool only_read(LLVMValueRef v, LLVMValueRef copy, int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (user == copy || LLVMIsALoadInst(user)) continue;
+    if (LLVMIsACallInst(user) && strncmp(callee_name(user), "llvm.lifetime", 13) == 0) continue;
+    if (depth >= 6) return false;
+    if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user) ||
+         LLVMIsASelectInst(user) || LLVMIsAPHINode(user)) &&
+        only_read(user, copy, depth + 1))
+      continue;
+    if (LLVMIsACallInst(user) && call_only_reads(user, v, depth + 1)) continue;
+    return false;
+  }
+  return true;
+}
+
+/* Whether a private variable is a copy of a by-value parameter of the
+ * kernel and is only read from (clang copies a parameter struct so when a
+ * field is indexed at run time, and nvcc puts it in local memory): its
+ * fields are then the parameter's, one value for the grid. */
+static bool parameter_copied(ir_kernel *ik, LLVMValueRef alloca) {
+  LLVMValueRef copy = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(alloca); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsACallInst(user) && strncmp(callee_name(user), "llvm.memcpy", 11) == 0 &&
+        LLVMGetOperand(user, 0) == alloca) {
+      if (copy) return false;
+      copy = user;
+    }
+  }
+  if (!copy) return false;
+  LLVMValueRef source = LLVMGetOperand(copy, 1);
+  if (!LLVMIsAArgument(source) || !only_read(alloca, copy, 0)) return false;
+  unsigned n = LLVMCountParams(ik->fn);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMGetParam(ik->fn, i) == source &&
+        LLVMGetEnumAttributeAtIndex(ik->fn, i + 1, LLVMGetEnumAttributeKindForName("byval", 5)))
+      return true;
+  return false;
+}
+
 static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   switch (op) {
@@ -1284,6 +1346,7 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
     /* a temporary holding an argument passed by value (byval) is the
      * call's business, not a private array */
     r->base = new_base(ik, argument_temporary(v) ? BASE_BYVAL : BASE_ALLOCA, v, SP_LOCAL);
+    ik->bases[r->base].parameter_copy = parameter_copied(ik, v);
     poly_const(&r->p, 0);
     return;
   case LLVMAddrSpaceCast:
