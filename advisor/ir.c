@@ -1379,6 +1379,12 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
      * out by atomicAdd(&next, 1)) */
     lane_varying(&r->p, true);
     return;
+  case LLVMExtractElement:
+    /* a field of fields loaded together (clang reads two neighbouring int
+     * fields of a parameter struct in one <2 x i32> load): a size as a
+     * scalar load gives it, which may scale a stride */
+    nonlinear(ik, v, r, !LLVMIsALoadInst(LLVMGetOperand(v, 0)));
+    return;
   default:
     nonlinear(ik, v, r, true);
     return;
@@ -2547,6 +2553,23 @@ static void record_copy(ir_kernel *ik, LLVMValueRef call) {
   record_copy_side(ik, call, 0, n, M_WRITE);
 }
 
+/* A fill (clang's llvm.memset: a record or vector set to zero whole, or a
+ * loop storing one value into each element): writes of its destination,
+ * as a copy's of a constant length; of a run-time length, one element a
+ * request, each lane from its own start. */
+static void record_fill(ir_kernel *ik, LLVMValueRef call) {
+  LLVMValueRef length = LLVMGetOperand(call, 2);
+  if (LLVMIsAConstantInt(length)) {
+    long long n = (long long)LLVMConstIntGetZExtValue(length);
+    if (n > 0) record_copy_side(ik, call, 0, n, M_WRITE);
+    return;
+  }
+  long long align = argument_alignment(call, 0);
+  if (align < 4) align = 4;
+  if (align > 16) align = 16;
+  record_pieces(ik, call, call, LLVMGetOperand(call, 0), align, align, M_WRITE);
+}
+
 /* A call's pointer arguments that are not accesses: the array escapes
  * (handed to code warplint does not see). */
 static void escape_arguments(ir_kernel *ik, LLVMValueRef call) {
@@ -2626,6 +2649,10 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
     }
     if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0) {
       record_copy(ik, inst);
+      return;
+    }
+    if (strncmp(name, "llvm.memset.", 12) == 0) {
+      record_fill(ik, inst);
       return;
     }
     if (strncmp(name, "llvm.", 5) == 0) return;   /* barriers, lifetimes, math */
