@@ -499,6 +499,10 @@ void mangled_template_args(CXTranslationUnit tu, CXCursor tmpl, const char *mang
  * local: the access is to a variable of the function's own (an alloca). */
 CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *column, bool local, char *name,
                      size_t size, bool *field);
+/* The value an expression at file:line:column reads, as written (p.numAttr,
+ * sizes[1], n), for naming a value the model knows only as loaded; false
+ * when no short expression is there. */
+bool ir_value_text_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *out, size_t size);
 /* The variable an update at file:line:column names (i in i += 4), or false. */
 bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
 /* Whether an accessor (a getter, a proxy's operator=: a non-static method

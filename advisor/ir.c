@@ -1146,6 +1146,17 @@ static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
 /* A value loaded from (base, at): uniform when the address is, per block
  * when the address depends on the block or the data is shared; else
  * lane-varying. Pointers become bases of their own. */
+/* A value loaded once for the warp (an atom of its own in p) named as
+ * the source reads it (p.numAttr), for the messages. */
+static void name_loaded(ir_kernel *ik, LLVMValueRef inst, const poly *p) {
+  if (p->unknown || p->count != 1 || p->terms[0].degree != 1 || p->terms[0].coef != 1) return;
+  atom_info *a = &ik->k->atoms[p->terms[0].atoms[0]];
+  CXFile file;
+  unsigned line, column;
+  if (a->kind == ATOMK_UNIFORM && !a->quotient && user_location(ik, inst, &file, &line, &column))
+    ir_value_text_at(ik->scope, file, line, column, a->name, sizeof a->name);
+}
+
 static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   const ir_value *addr = value_of(ik, LLVMGetOperand(load, 0));
   if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
@@ -1170,6 +1181,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   if (at_uniform) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
+    name_loaded(ik, load, &r->p);
     atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
     a->loaded = true;
     a->loop_carried = moves_with_loop(ik->k, &addr->p);

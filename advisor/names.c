@@ -506,6 +506,41 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *c
   return clang_getNullCursor();
 }
 
+/* An integer expression's text, tidied, when it is short and one line. */
+static bool integer_text(CXCursor c, char *out, size_t size) {
+  enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
+  if (t < CXType_Char_U || t > CXType_Int128 || t == CXType_WChar) return false;
+  char *text = source_text(c);
+  char tidy[128];
+  tidy_text(text ? text : "", tidy, sizeof tidy);
+  free(text);
+  if (!*tidy || strlen(tidy) + 1 > size || strpbrk(tidy, "\n\r(")) return false;
+  snprintf(out, size, "%s", tidy);
+  return true;
+}
+
+bool ir_value_text_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *out, size_t size) {
+  static const enum CXCursorKind kinds[] = {CXCursor_MemberRefExpr, CXCursor_ArraySubscriptExpr, CXCursor_DeclRefExpr};
+  ast_index *x = index_for(s->fc, file, line);
+  int n;
+  const place *p = places_at(x, file, line, column, &n);
+  for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+    for (int i = 0; i < n; i++)
+      if (clang_getCursorKind(p[i].cursor) == kinds[k] && integer_text(p[i].cursor, out, size)) return true;
+  /* a field's place is its name (numAttr); the load's is where the
+   * expression starts (p): a field read beginning there */
+  int first = first_place_at(x, file_key(file), line);
+  for (int i = first; i >= 0 && i < x->count && x->places[i].line == line && x->places[i].file == file_key(file); i++) {
+    CXCursor c = x->places[i].cursor;
+    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr && clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
+      continue;
+    unsigned start_line, start_column;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, &start_line, &start_column, NULL);
+    if (start_line == line && start_column == column && integer_text(c, out, size)) return true;
+  }
+  return false;
+}
+
 static enum CXChildVisitResult first_decl_ref(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;

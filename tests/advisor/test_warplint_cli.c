@@ -878,6 +878,28 @@ static void test_clamped_stride_quoted(void) {
   free(path);
 }
 
+/* A stride the kernel loads (a field of a struct it is handed) is named as
+ * the source reads it, not as "(loaded)". */
+static void test_loaded_stride_named(void) {
+  char *path = scratch_file("loaded_stride.cu",
+      "struct Shape { int rows, cols, ld; };\n"
+      "__global__ void pitch(const float *in, float *out, const Shape *s) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[i * s->ld] = in[i];\n"
+      "}\n");
+  json_value *doc = check_json(path);
+  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
+  int named = 0;
+  for (size_t i = 0; findings && i < findings->count; i++) {
+    const json_value *f = json_at(findings, i);
+    if (strcmp(json_string_or(json_get(f, "rule"), ""), "G_3")) continue;
+    named += strstr(json_string_or(json_get(f, "message"), ""), "s->ld elements apart") != NULL;
+  }
+  CHECK(named == 1);
+  json_free(doc);
+  free(path);
+}
+
 /* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
  * tile naming S_3 and S_1, in the element type, with the reading array
  * staged into the rows; the kernels that are no transpose keep the advice
@@ -1117,6 +1139,7 @@ int main(int argc, char **argv) {
   test_template_example();
   test_private_array_named();
   test_clamped_stride_quoted();
+  test_loaded_stride_named();
   test_transpose_advice();
   test_errors_say_what();
   test_summary_counts_note_lines();
