@@ -826,6 +826,23 @@ static void test_template_example(void) {
   free(path);
 }
 
+/* Of a document's findings of rule (on line, where line > 0), how many
+ * say text; *all, where not NULL, counts them whatever they say. */
+static int findings_saying(const json_value *doc, const char *rule, int line, const char *text, int *all) {
+  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
+  int saying = 0;
+  if (all) *all = 0;
+  for (size_t i = 0; findings && i < findings->count; i++) {
+    const json_value *f = json_at(findings, i);
+    if (strcmp(json_string_or(json_get(f, "rule"), ""), rule) ||
+        (line > 0 && (int)json_number_or(json_get(f, "line"), 0) != line))
+      continue;
+    if (all) ++*all;
+    saying += strstr(json_string_or(json_get(f, "message"), ""), text) != NULL;
+  }
+  return saying;
+}
+
 /* A private array whose first stores are its initialiser list (no name
  * written there) is named by the first access that writes its name:
  * blake2b's m[16] = { in[0], .. } then m[k / 8] |= .. with a run-time k. */
@@ -837,22 +854,15 @@ static void test_private_array_named(void) {
       "  out[threadIdx.x] = m[0] ^ m[1] ^ m[2] ^ m[3];\n"
       "}\n");
   json_value *doc = check_json(path);
-  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
-  int named = 0;
-  for (size_t i = 0; findings && i < findings->count; i++) {
-    const json_value *f = json_at(findings, i);
-    if (strcmp(json_string_or(json_get(f, "rule"), ""), "L_2")) continue;
-    const char *message = json_string_or(json_get(f, "message"), "");
-    CHECK(strstr(message, "'m'") != NULL);
-    named++;
-  }
-  CHECK(named == 1);
+  int all;
+  CHECK(findings_saying(doc, "L_2", 0, "'m'", &all) == 1);
+  CHECK(all == 1);
   json_free(doc);
   free(path);
 }
 
 /* A lane stride the run-time size only clamps (min(i, n - 1) of records)
- * is quoted in bytes; one the size scales (i * n) is "a run-time size". */
+ * is quoted in bytes; one the size scales (i * n) is given in n. */
 static void test_clamped_stride_quoted(void) {
   char *path = scratch_file("clamped_stride.cu",
       "struct rec { float x, y, score; float data[29]; };\n"
@@ -862,18 +872,8 @@ static void test_clamped_stride_quoted(void) {
       "  out[i + n] = r[i * n].x;\n"
       "}\n");
   json_value *doc = check_json(path);
-  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
-  int quoted = 0, sized = 0;
-  for (size_t i = 0; findings && i < findings->count; i++) {
-    const json_value *f = json_at(findings, i);
-    if (strcmp(json_string_or(json_get(f, "rule"), ""), "G_3")) continue;
-    const char *message = json_string_or(json_get(f, "message"), "");
-    int line = (int)json_number_or(json_get(f, "line"), 0);
-    if (line == 4) quoted += strstr(message, "4-byte fields 128 bytes apart") != NULL;
-    if (line == 5) sized += strstr(message, "a run-time size apart") != NULL || strstr(message, "n elements") != NULL;
-  }
-  CHECK(quoted == 1);
-  CHECK(sized == 1);
+  CHECK(findings_saying(doc, "G_3", 4, "4-byte fields 128 bytes apart", NULL) == 1);
+  CHECK(findings_saying(doc, "G_3", 5, "n elements apart", NULL) == 1);
   json_free(doc);
   free(path);
 }
@@ -888,14 +888,7 @@ static void test_loaded_stride_named(void) {
       "  out[i * s->ld] = in[i];\n"
       "}\n");
   json_value *doc = check_json(path);
-  const json_value *findings = doc ? json_get(doc, "findings") : NULL;
-  int named = 0;
-  for (size_t i = 0; findings && i < findings->count; i++) {
-    const json_value *f = json_at(findings, i);
-    if (strcmp(json_string_or(json_get(f, "rule"), ""), "G_3")) continue;
-    named += strstr(json_string_or(json_get(f, "message"), ""), "s->ld elements apart") != NULL;
-  }
-  CHECK(named == 1);
+  CHECK(findings_saying(doc, "G_3", 0, "s->ld elements apart", NULL) == 1);
   json_free(doc);
   free(path);
 }
