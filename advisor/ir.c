@@ -821,6 +821,15 @@ static void uniform_join(ir_kernel *ik, const poly *const *arms, int n, bool blo
   if (!lanes_equal) { lane_varying(out, false); return; }
   poly u;
   uniform_atom(ik, "(joined)", block, false, &u);
+  /* one value per warp, which the warps of a block need not share where
+   * an arm's warp-uniform part holds threadIdx.y (a row per warp) */
+  atom_info *a = &ik->k->atoms[u.terms[0].atoms[0]];
+  for (int i = 0; i < n; i++) {
+    if (arms[i]->unknown) continue;
+    poly lane, warp_part;
+    lane_split(ik->k, arms[i], &lane, &warp_part);
+    a->from_threads = a->from_threads || differs_between_warps(ik->k, &warp_part);
+  }
   if (arms[0]->unknown) { *out = u; return; }
   poly_add(out, &lane0, &u, 1);
 }

@@ -122,6 +122,8 @@ typedef struct thread_dims {
   bool *uses;
   CXCursor callees[MAX_CALLEES];
   int callee_count, depth;
+  long long row;                 /* C of threadIdx.y * C + threadIdx.x, the width the code assumes for
+                                    its block's rows (2 to 16); 0 none, -1 several */
 } thread_dims;
 
 static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d);
@@ -139,10 +141,59 @@ static void visit_callee(thread_dims *t, CXCursor call) {
   t->depth--;
 }
 
+/* ATOM_TX or ATOM_TY when c reads threadIdx.x or .y, directly or through
+ * a variable initialised with it (const int ty = threadIdx.y), else -1. */
+static int thread_index_read(CXCursor c) {
+  c = strip(c);
+  if (clang_getCursorKind(c) == CXCursor_DeclRefExpr) {
+    CXCursor d = clang_getCursorReferenced(c);
+    if (clang_getCursorKind(d) != CXCursor_VarDecl) return -1;
+    child_list l = children(d);
+    if (l.n < 1) return -1;
+    c = strip(l.c[l.n - 1]);
+  }
+  return clang_getCursorKind(c) == CXCursor_MemberRefExpr ? member_builtin(c) : -1;
+}
+
+/* C when c is threadIdx.y * C (or C * threadIdx.y) for an integer constant C. */
+static long long row_times(CXCursor c) {
+  c = strip(c);
+  if (clang_getCursorKind(c) != CXCursor_BinaryOperator || clang_getCursorBinaryOperatorKind(c) != CXBinaryOperator_Mul)
+    return 0;
+  child_list l = children(c);
+  if (l.n != 2) return 0;
+  for (int side = 0; side < 2; side++) {
+    CXCursor other = l.c[1 - side];
+    if (thread_index_read(l.c[side]) != ATOM_TY) continue;
+    CXEvalResult e = clang_Cursor_Evaluate(other);
+    long long v = e && clang_EvalResult_getKind(e) == CXEval_Int ? clang_EvalResult_getAsLongLong(e) : 0;
+    if (e) clang_EvalResult_dispose(e);
+    return v;
+  }
+  return 0;
+}
+
+/* threadIdx.y * C + threadIdx.x (either order): a thread's number in a
+ * block the code takes to be C wide; C recorded where it is a divisor of
+ * 32 below it. */
+static void note_row_width(thread_dims *t, CXCursor add) {
+  if (clang_getCursorBinaryOperatorKind(add) != CXBinaryOperator_Add) return;
+  child_list l = children(add);
+  if (l.n != 2) return;
+  for (int side = 0; side < 2; side++) {
+    if (thread_index_read(l.c[side]) != ATOM_TX) continue;
+    long long c = row_times(l.c[1 - side]);
+    if (c < 2 || c >= 32 || 32 % c != 0) return;
+    t->row = t->row == 0 || t->row == c ? c : -1;
+    return;
+  }
+}
+
 static enum CXChildVisitResult find_thread_dims(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   thread_dims *t = d;
   enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_BinaryOperator) note_row_width(t, c);
   if (kind == CXCursor_MemberRefExpr) {
     int atom = member_builtin(c);
     if (atom >= ATOM_TX && atom <= ATOM_TZ) t->uses[atom - ATOM_TX] = true;
@@ -192,9 +243,12 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
 
 /* The block modelled: the launch's, else __launch_bounds__(N) for a kernel
  * that reads neither threadIdx.y nor .z (N threads in a row), else the
- * documented default: blockDim.x a multiple of 32, so a warp is 32
- * consecutive threadIdx.x; 2 rows in y (and z) when the kernel reads
- * threadIdx.y (.z), for reuse across them. Then every warp's lanes active. */
+ * rows the code numbers its threads by (threadIdx.y * 16 + threadIdx.x:
+ * 16 wide, two warps' worth of rows, or N / 16 rows under
+ * __launch_bounds__(N)), else the documented default: blockDim.x a
+ * multiple of 32, so a warp is 32 consecutive threadIdx.x; 2 rows in y
+ * (and z) when the kernel reads threadIdx.y (.z), for reuse across them.
+ * Then every warp's lanes active. */
 static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_info *launch) {
   thread_dims dims = {.uses = k->uses_dim};
   clang_visitChildren(body, find_thread_dims, &dims);
@@ -207,6 +261,12 @@ static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_
     k->block[0] = bound;
     k->block[1] = k->block[2] = 1;
     k->block_known = true;
+  } else if (dims.row > 0 && k->uses_dim[0] && k->uses_dim[1] && !k->uses_dim[2]) {
+    k->block[0] = dims.row;
+    k->block[1] = launch_bounds_threads(k->file, fn, body, &bound) && bound >= 2 * dims.row && bound <= 1024
+                      ? bound / dims.row
+                      : 64 / dims.row;
+    k->block[2] = 1;
   } else if (!k->uses_dim[0] && !k->uses_dim[1] && !k->uses_dim[2]) {
     /* no thread index at all: every thread of a block would do the same
      * work, so the kernel runs one thread per block (a <<<1, 1>>> set-up or
