@@ -87,6 +87,9 @@ static void check_shared_symbolic(kernel_ctx *k, const access_info *x) {
   free(least);
 }
 
+/* A store that reads nothing: 16-byte stores go by quarter-warps (lanes.c). */
+static bool stores_only(const access_info *x) { return x->write && !x->read; }
+
 /* The S_1 fix-it: padding the last dimension by one element, when the
  * warp model of the padded array (computed by the walk) is conflict-free. */
 static void padding_fix(kernel_ctx *k, const access_info *x, wl_finding *f) {
@@ -94,7 +97,7 @@ static void padding_fix(kernel_ctx *k, const access_info *x, wl_finding *f) {
   /* a vector read through a cast (a float4 of a float tile) needs its rows
    * to stay 16-byte aligned: one more element would misalign them */
   if (x->width > a->elem_size) return;
-  if (x->padded.kind != LANE_CONCRETE || conflict_degree(&x->padded, x->width, x->write && !x->read, NULL, NULL) != 1) return;
+  if (x->padded.kind != LANE_CONCRETE || conflict_degree(&x->padded, x->width, stores_only(x), NULL, NULL) != 1) return;
   unsigned line, column, length;
   char *text;
   if (!last_extent_range(a, &line, &column, &length, &text)) return;
@@ -119,7 +122,7 @@ void check_s1_bank_conflict(kernel_ctx *k, access_info *x) {
   if (m->kind == LANE_UNIFORM) { append_pattern(a, "broadcast"); return; }
   if (m->kind == LANE_SYMBOLIC) { check_shared_symbolic(k, x); return; }
   if (m->kind != LANE_CONCRETE) return;
-  int wavefronts, floor, degree = conflict_degree(m, x->width, x->write && !x->read, &wavefronts, &floor);
+  int wavefronts, floor, degree = conflict_degree(m, x->width, stores_only(x), &wavefronts, &floor);
   if (degree < 2) {
     if (m->stride_const && m->stride_value == 0) append_pattern(a, "broadcast within rows (S_2)");
     else if (lanes_consecutive(m, x->width)) append_pattern(a, "consecutive");

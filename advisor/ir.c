@@ -864,11 +864,6 @@ static bool twin_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   return false;
 }
 
-/* A phi: a loop counter; a value carried around a loop (lane-varying
- * when its start or update is, or when lanes leave the loop at different
- * iterations); a value leaving a loop; or a join after a branch, which is
- * lane-varying when the branch deciding between two different incoming
- * values (the nearest common dominator of their blocks) is. */
 /* A pointer no access goes through: null, or a value left undefined. */
 static bool no_pointer(LLVMValueRef v) {
   return LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v);
@@ -886,6 +881,11 @@ static bool keeps_only(LLVMValueRef arm, LLVMValueRef phi) {
   return true;
 }
 
+/* A phi: a loop counter; a value carried around a loop (lane-varying
+ * when its start or update is, or when lanes leave the loop at different
+ * iterations); a value leaving a loop; or a join after a branch, which is
+ * lane-varying when the branch deciding between two different incoming
+ * values (the nearest common dominator of their blocks) is. */
 static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
   unsigned n = LLVMCountIncoming(phi);
@@ -1155,17 +1155,6 @@ static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
 /* A value loaded from (base, at): uniform when the address is, per block
  * when the address depends on the block or the data is shared; else
  * lane-varying. Pointers become bases of their own. */
-/* A value loaded once for the warp (an atom of its own in p) named as
- * the source reads it (p.numAttr), for the messages. */
-static void name_loaded(ir_kernel *ik, LLVMValueRef inst, const poly *p) {
-  if (p->unknown || p->count != 1 || p->terms[0].degree != 1 || p->terms[0].coef != 1) return;
-  atom_info *a = &ik->k->atoms[p->terms[0].atoms[0]];
-  CXFile file;
-  unsigned line, column;
-  if (a->kind == ATOMK_UNIFORM && !a->quotient && user_location(ik, inst, &file, &line, &column))
-    ir_value_text_at(ik->scope, file, line, column, a->name, sizeof a->name);
-}
-
 static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   const ir_value *addr = value_of(ik, LLVMGetOperand(load, 0));
   if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
@@ -1190,8 +1179,12 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   if (at_uniform) {
     bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
-    name_loaded(ik, load, &r->p);
     atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
+    /* named as the source reads it (p.numAttr), for the messages */
+    CXFile file;
+    unsigned line, column;
+    if (user_location(ik, load, &file, &line, &column))
+      ir_value_text_at(ik->scope, file, line, column, a->name, sizeof a->name);
     a->loaded = true;
     a->loop_carried = moves_with_loop(ik->k, &addr->p);
     /* at an address of threadIdx.z's (a row per z-slice): one value per
@@ -1296,6 +1289,22 @@ static bool argument_temporary(LLVMValueRef alloca) {
   return false;
 }
 
+/* The position of the kernel's parameter arg among its parameters. */
+static int parameter_position(const ir_kernel *ik, LLVMValueRef arg) {
+  unsigned n = LLVMCountParams(ik->fn);
+  for (unsigned i = 0; i < n; i++)
+    if (LLVMGetParam(ik->fn, i) == arg) return (int)i;
+  return 0;
+}
+
+/* Whether v is a parameter of the kernel passed by value (byval): a
+ * struct the kernel is handed, not a pointer into memory. */
+static bool byval_parameter(const ir_kernel *ik, LLVMValueRef v) {
+  return LLVMIsAArgument(v) &&
+         LLVMGetEnumAttributeAtIndex(ik->fn, (unsigned)parameter_position(ik, v) + 1,
+                                     LLVMGetEnumAttributeKindForName("byval", 5)) != NULL;
+}
+
 static bool only_read(LLVMValueRef v, LLVMValueRef copy, int depth);
 
 /* Whether call only reads through its argument v: a function of the
@@ -1344,15 +1353,7 @@ static bool parameter_copied(ir_kernel *ik, LLVMValueRef alloca) {
       copy = user;
     }
   }
-  if (!copy) return false;
-  LLVMValueRef source = LLVMGetOperand(copy, 1);
-  if (!LLVMIsAArgument(source) || !only_read(alloca, copy, 0)) return false;
-  unsigned n = LLVMCountParams(ik->fn);
-  for (unsigned i = 0; i < n; i++)
-    if (LLVMGetParam(ik->fn, i) == source &&
-        LLVMGetEnumAttributeAtIndex(ik->fn, i + 1, LLVMGetEnumAttributeKindForName("byval", 5)))
-      return true;
-  return false;
+  return copy && byval_parameter(ik, LLVMGetOperand(copy, 1)) && only_read(alloca, copy, 0);
 }
 
 static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
@@ -1442,13 +1443,9 @@ static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
     poly_const(&scratch.p, LLVMGetIntTypeWidth(LLVMTypeOf(v)) == 1 ? (long long)LLVMConstIntGetZExtValue(v)
                                                                     : LLVMConstIntGetSExtValue(v));
   } else if (LLVMIsAArgument(v)) {
-    unsigned n = LLVMCountParams(ik->fn);
-    int position = 0;
-    for (unsigned i = 0; i < n; i++)
-      if (LLVMGetParam(ik->fn, i) == v) position = (int)i;
+    int position = parameter_position(ik, v);
     if (scratch.pointer) {
-      bool byval = LLVMGetEnumAttributeAtIndex(ik->fn, (unsigned)position + 1, LLVMGetEnumAttributeKindForName("byval", 5)) != NULL;
-      scratch.base = new_base(ik, byval ? BASE_BYVAL : BASE_ARG, v, SP_GLOBAL);
+      scratch.base = new_base(ik, byval_parameter(ik, v) ? BASE_BYVAL : BASE_ARG, v, SP_GLOBAL);
       ik->bases[scratch.base].arg = position;
       poly_const(&scratch.p, 0);
     } else {
@@ -1472,7 +1469,7 @@ static const ir_value *value_of(ir_kernel *ik, LLVMValueRef v) {
     } else {
       poly_unknown(&scratch.p, false);
     }
-  } else if (LLVMIsAConstantPointerNull(v) || LLVMIsAUndefValue(v) || LLVMIsAPoisonValue(v)) {
+  } else if (no_pointer(v)) {
     poly_unknown(&scratch.p, false);
   } else if (LLVMIsAConstant(v)) {
     uniform_atom(ik, "(constant)", false, false, &scratch.p);
@@ -2561,14 +2558,19 @@ static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, lo
   if (n / piece <= MAX_PIECES) record_pieces(ik, call, call, LLVMGetOperand(call, side), n, piece, mode);
 }
 
+/* The byte count of an llvm.memcpy or llvm.memset, when it is a constant;
+ * else 0. */
+static long long constant_length(LLVMValueRef call) {
+  LLVMValueRef length = LLVMGetOperand(call, 2);
+  return LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : 0;
+}
+
 /* A struct or vector copied whole (s[w] = make_uint4(..), a record
  * assigned to another: clang's llvm.memcpy of a constant length): a read
  * of the source and a write of the destination, each in the widest pieces
  * its alignment allows, as nvcc's ld.v4 and st.v4. */
 static void record_copy(ir_kernel *ik, LLVMValueRef call) {
-  LLVMValueRef length = LLVMGetOperand(call, 2);
-  if (!LLVMIsAConstantInt(length)) return;
-  long long n = (long long)LLVMConstIntGetZExtValue(length);
+  long long n = constant_length(call);
   if (n <= 0) return;
   record_copy_side(ik, call, 1, n, M_READ);
   record_copy_side(ik, call, 0, n, M_WRITE);
@@ -2579,9 +2581,8 @@ static void record_copy(ir_kernel *ik, LLVMValueRef call) {
  * as a copy's of a constant length; of a run-time length, one element a
  * request, each lane from its own start. */
 static void record_fill(ir_kernel *ik, LLVMValueRef call) {
-  LLVMValueRef length = LLVMGetOperand(call, 2);
-  if (LLVMIsAConstantInt(length)) {
-    long long n = (long long)LLVMConstIntGetZExtValue(length);
+  if (LLVMIsAConstantInt(LLVMGetOperand(call, 2))) {
+    long long n = constant_length(call);
     if (n > 0) record_copy_side(ik, call, 0, n, M_WRITE);
     return;
   }

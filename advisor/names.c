@@ -529,8 +529,9 @@ bool ir_value_text_at(const ir_scope *s, CXFile file, unsigned line, unsigned co
       if (clang_getCursorKind(p[i].cursor) == kinds[k] && integer_text(p[i].cursor, out, size)) return true;
   /* a field's place is its name (numAttr); the load's is where the
    * expression starts (p): a field read beginning there */
-  int first = first_place_at(x, file_key(file), line);
-  for (int i = first; i >= 0 && i < x->count && x->places[i].line == line && x->places[i].file == file_key(file); i++) {
+  unsigned long long key = file_key(file);
+  int first = first_place_at(x, key, line);
+  for (int i = first; i >= 0 && i < x->count && x->places[i].line == line && x->places[i].file == key; i++) {
     CXCursor c = x->places[i].cursor;
     if (clang_getCursorKind(c) != CXCursor_MemberRefExpr && clang_getCursorKind(c) != CXCursor_ArraySubscriptExpr)
       continue;
