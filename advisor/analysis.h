@@ -139,6 +139,8 @@ typedef struct lane_model {
   bool evaluated;                /* offsets evaluated lane by lane, not from the polynomial */
   bool probed;                   /* ... with run-time sizes given the probe's values: no stride to quote */
   bool first_turn;               /* ... on the first turn of the loops around the access */
+  long long turn_value;          /* ... on the costliest turn tried of a loop scaling a value: */
+  char turn_name[24];            /* its name and value there ("" where no turn was tried) */
 } lane_model;
 
 typedef struct access_info {

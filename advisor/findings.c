@@ -73,6 +73,10 @@ wl_finding *new_finding(kernel_ctx *k, const char *rule, const access_info *x,
                                               x->call_line));
     free(kernel_file);
   }
+  if (x->lanes.turn_name[0])
+    add_note(f, x->line, x->column, wl_format("the lanes as on the turn of the loop where '%s' is %lld, the costliest "
+                                              "of the turns tried ('%s' scaled by a power of two each turn)",
+                                              x->lanes.turn_name, x->lanes.turn_value, x->lanes.turn_name));
   if (x->lanes.first_turn)
     add_note(f, x->line, x->column, wl_strdup("the lanes as on the first turn of the loop around it: a value the "
                                               "loop changes each turn (offset *= 2) is taken as it enters"));

@@ -683,6 +683,24 @@ static bool set_by_unrolled(const kernel_ctx *k, const poly *p) {
   return true;
 }
 
+/* An integer compare of a and c as `bits`-wide values. */
+static bool icmp_holds(LLVMIntPredicate pred, long long a, long long c, unsigned bits) {
+  unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+  unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
+  switch (pred) {
+  case LLVMIntEQ: return ua == uc;
+  case LLVMIntNE: return ua != uc;
+  case LLVMIntUGT: return ua > uc;
+  case LLVMIntUGE: return ua >= uc;
+  case LLVMIntULT: return ua < uc;
+  case LLVMIntULE: return ua <= uc;
+  case LLVMIntSGT: return a > c;
+  case LLVMIntSGE: return a >= c;
+  case LLVMIntSLT: return a < c;
+  default: return a <= c;
+  }
+}
+
 /* Constant trips of a loop whose exit compares the counter (or its next
  * value) with a constant; 0 when not known. */
 static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
@@ -702,25 +720,10 @@ static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMV
   bool exit_if_true = taken < 0 || !l->body[taken];
   long long limit = LLVMConstIntGetSExtValue(bound);
   unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
-  unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
   LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
   for (long long t = 0; t < (1LL << 20); t++) {
     long long v = init + t * step + (uses_next ? step : 0);
-    long long a = counter_left ? v : limit, c = counter_left ? limit : v;
-    unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
-    bool r;
-    switch (pred) {
-    case LLVMIntEQ: r = ua == uc; break;
-    case LLVMIntNE: r = ua != uc; break;
-    case LLVMIntUGT: r = ua > uc; break;
-    case LLVMIntUGE: r = ua >= uc; break;
-    case LLVMIntULT: r = ua < uc; break;
-    case LLVMIntULE: r = ua <= uc; break;
-    case LLVMIntSGT: r = a > c; break;
-    case LLVMIntSGE: r = a >= c; break;
-    case LLVMIntSLT: r = a < c; break;
-    default: r = a <= c; break;
-    }
+    bool r = icmp_holds(pred, counter_left ? v : limit, counter_left ? limit : v, bits);
     if (r == exit_if_true) return uses_next ? t + 1 : t;
   }
   return 0;
@@ -1792,9 +1795,10 @@ static void condition_lanes(ir_kernel *ik, LLVMValueRef cond, int warp, unsigned
 
 /* The lanes of each warp that reach each block: the entry's from the
  * block shape, then along the branches until nothing changes. */
-static void reach_blocks(ir_kernel *ik) {
+static void reach_blocks_from(ir_kernel *ik, const unsigned *entry) {
   kernel_ctx *k = ik->k;
-  memcpy(ik->blocks[0].active, k->active, sizeof k->active);
+  for (int b = 0; b < ik->block_count; b++) memset(ik->blocks[b].active, 0, sizeof ik->blocks[b].active);
+  memcpy(ik->blocks[0].active, entry, sizeof ik->blocks[0].active);
   int *order = calloc((size_t)ik->block_count, sizeof *order), n = 0;
   for (int r = 0; r < ik->block_count; r++)
     for (int b = 0; b < ik->block_count; b++)
@@ -1820,6 +1824,8 @@ static void reach_blocks(ir_kernel *ik) {
   }
   free(order);
 }
+
+static void reach_blocks(ir_kernel *ik) { reach_blocks_from(ik, ik->k->active); }
 
 /* Loops that lanes may leave at different iterations: an exit branch on a
  * lane-varying condition. */
@@ -2046,6 +2052,7 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned *line, unsign
   int a = clang_Cursor_isNull(decl) ? -1 : array_for_decl(ik->k, decl);
   if (a >= 0 && b->space == SP_LOCAL && ik->k->arrays[a].space != SP_LOCAL) a = -1;
   if (a < 0) {
+    if (!*name) snprintf(name, sizeof name, "%s", written);
     if (!*name) snprintf(name, sizeof name, b->kind == BASE_LOADED ? "(pointer loaded from memory)" : UNNAMED_ARRAY);
     a = generic_array(ik, b, name, width, *line, *column);
   }
@@ -2157,6 +2164,153 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
   else m->kind = LANE_UNKNOWN;
 }
 
+/* ---- loops that scale a value each turn ---- */
+
+#define TURNS_TRIED 12
+#define TURN_VALUE_LIMIT 128
+
+/* A loop header's phi that each turn multiplies or divides by a constant
+ * power of two (stride >>= 2, offset *= 2, s /= 2 of an unsigned s): the
+ * shift in bits, positive for a product, negative for a quotient; 0 for
+ * any other phi. */
+static int scaling_bits(ir_kernel *ik, LLVMValueRef phi, int loop) {
+  LLVMValueRef init, next;
+  loop_arms(ik, phi, loop, &init, &next);
+  if (!init || !next) return 0;
+  next = strip_int_casts(next);
+  if (!LLVMIsAInstruction(next) || LLVMGetNumOperands(next) != 2 || strip_int_casts(LLVMGetOperand(next, 0)) != phi ||
+      !LLVMIsAConstantInt(LLVMGetOperand(next, 1)))
+    return 0;
+  long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
+  switch (LLVMGetInstructionOpcode(next)) {
+  case LLVMShl: return c >= 1 && c <= 4 ? (int)c : 0;
+  case LLVMLShr: case LLVMAShr: return c >= 1 && c <= 4 ? -(int)c : 0;
+  case LLVMMul: return c >= 2 && c <= 16 && !(c & (c - 1)) ? __builtin_ctzll((unsigned long long)c) : 0;
+  case LLVMUDiv: case LLVMSDiv: return c >= 2 && c <= 16 && !(c & (c - 1)) ? -__builtin_ctzll((unsigned long long)c) : 0;
+  default: return 0;
+  }
+}
+
+/* Whether a turn of the loop runs with its scaled value at v: the exit
+ * branch's compare of that value (or the next one, where the compiler
+ * tests at the turn's end) with a constant bound; yes where there is none. */
+static bool turn_runs(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long v) {
+  LLVMValueRef term = exit_branch(ik, loop, phi, next);
+  if (!term) return true;
+  LLVMValueRef cond = LLVMGetCondition(term);
+  LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
+  bool counter_left = x == phi || x == next;
+  LLVMValueRef bound = counter_left ? y : x;
+  if (!LLVMIsAConstantInt(bound)) return true;
+  long long limit = LLVMConstIntGetSExtValue(bound);
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
+  bool holds = icmp_holds(LLVMGetICmpPredicate(cond), counter_left ? v : limit, counter_left ? limit : v, bits);
+  int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
+  bool exit_if_true = taken < 0 || !ik->loops[loop].body[taken];
+  return holds != exit_if_true;
+}
+
+/* The values a scaled phi takes on the turns tried: from a constant start
+ * its own, while the loop's constant bound lets it run; from a run-time
+ * start the powers of two up to TURN_VALUE_LIMIT that the bound lets in. */
+static int turn_values(ir_kernel *ik, int loop, LLVMValueRef phi, int bits, long long *out) {
+  LLVMValueRef init, next;
+  loop_arms(ik, phi, loop, &init, &next);
+  long long v;
+  int n = 0;
+  if (poly_is_const(&value_of(ik, init)->p, &v)) {
+    for (int t = 0; t < TURNS_TRIED && v > 0 && v <= (1LL << 20) && turn_runs(ik, loop, phi, next, v); t++) {
+      out[n++] = v;
+      v = bits > 0 ? v << bits : v >> -bits;
+    }
+    return n;
+  }
+  for (v = 1; v <= TURN_VALUE_LIMIT; v *= 2)
+    if (turn_runs(ik, loop, phi, next, v)) out[n++] = v;
+  return n;
+}
+
+/* The one scaled phi of the loops around block b whose value is a loop
+ * atom (*atom), with its loop; NULL where there is none or more than one
+ * (a scan's offset *= 2 beside its d >>= 1: their turns go together). */
+static LLVMValueRef scaled_phi(ir_kernel *ik, int b, int *loop, int *bits, int *atom) {
+  LLVMValueRef found = NULL;
+  for (int l = 0; l < ik->loop_count; l++) {
+    if (!ik->loops[l].body[b]) continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(ik->blocks[ik->loops[l].header].bb); i && LLVMIsAPHINode(i);
+         i = LLVMGetNextInstruction(i)) {
+      int scale = scaling_bits(ik, i, l);
+      if (!scale) continue;
+      const poly *p = &value_of(ik, i)->p;
+      if (p->unknown || p->count != 1 || p->terms[0].degree != 1 || p->terms[0].coef != 1) continue;
+      if (found) return NULL;
+      found = i;
+      *loop = l;
+      *bits = scale;
+      *atom = p->terms[0].atoms[0];
+    }
+  }
+  return found;
+}
+
+/* What a warp's request costs against its ideal, in thousandths: shared
+ * wavefronts, global sectors. */
+static long long request_cost(const kernel_ctx *k, const access_info *x, const lane_model *m) {
+  if (k->arrays[x->array].space == SP_SHARED) {
+    int wavefronts, floor;
+    conflict_degree(m, x->width, x->write && !x->read, &wavefronts, &floor);
+    return floor > 0 ? 1000LL * wavefronts / floor : 1000;
+  }
+  int ideal = ideal_sectors(m, x->width);
+  return ideal > 0 ? 1000LL * sectors(m, x->width) / ideal : 1000;
+}
+
+/* An access in a loop that scales a value each turn (a butterfly's stride
+ * >>= 2, which no counter carries): its lanes on each turn tried, with the
+ * lanes each turn lets in; the costliest turn's, the earliest of equals. */
+static void model_turns(ir_kernel *ik, LLVMValueRef address, const access_info *x, lane_model *m) {
+  kernel_ctx *k = ik->k;
+  int loop = -1, bits = 0, atom = -1;
+  LLVMValueRef phi = scaled_phi(ik, x->region, &loop, &bits, &atom);
+  long long values[TURNS_TRIED];
+  int n = phi ? turn_values(ik, loop, phi, bits, values) : 0;
+  if (n == 0) return;
+  unsigned (*reached)[MAX_WARPS] = malloc((size_t)ik->block_count * sizeof *reached);
+  unsigned entry[MAX_WARPS], access_active[MAX_WARPS];
+  for (int b = 0; b < ik->block_count; b++) memcpy(reached[b], ik->blocks[b].active, sizeof reached[b]);
+  memcpy(entry, ik->blocks[0].active, sizeof entry);
+  memcpy(access_active, k->active, sizeof access_active);
+  value_eval e = {ik, address};
+  long long worst = -1;
+  for (int t = 0; t < n; t++) {
+    k->probe_loop = atom;
+    k->probe_step = values[t];
+    reach_blocks_from(ik, entry);
+    memcpy(k->active, ik->blocks[x->region].active, sizeof k->active);
+    int warp = first_active_warp(k);
+    lane_model turn;
+    memset(&turn, 0, sizeof turn);
+    turn.kind = LANE_UNKNOWN;
+    if (warp >= 0) {
+      turn.active = k->active[warp];
+      model_evaluated(k, eval_value_lanes, &e, x->width, warp, &turn);
+    }
+    k->probe_loop = -1;
+    if (turn.kind == LANE_UNKNOWN) continue;
+    long long cost = request_cost(k, x, &turn);
+    if (cost <= worst) continue;
+    worst = cost;
+    *m = turn;
+    m->turn_value = values[t];
+    LLVMValueRef init, next;
+    loop_arms(ik, phi, loop, &init, &next);
+    counter_name(ik, next, m->turn_name, sizeof m->turn_name);
+  }
+  for (int b = 0; b < ik->block_count; b++) memcpy(ik->blocks[b].active, reached[b], sizeof reached[b]);
+  memcpy(k->active, access_active, sizeof access_active);
+  free(reached);
+}
+
 static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, const poly *off, lane_model *m) {
   kernel_ctx *k = ik->k;
   memset(m, 0, sizeof *m);
@@ -2182,7 +2336,9 @@ static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, 
       k->probe_uniform = k->probe_block = 0;
     }
     /* a value the loop changes in no way the polynomial carries (offset *=
-     * 2 in a scan's up-sweep): the pattern of the loop's first turn */
+     * 2 in a scan's up-sweep): the pattern of its costliest turn where the
+     * loop scales one value, else of the loop's first turn */
+    if (m->kind == LANE_UNKNOWN && x->loop_count > 0) model_turns(ik, address, x, m);
     if (m->kind == LANE_UNKNOWN && x->loop_count > 0) {
       ik->first_turn = x->region + 1;
       model_evaluated(k, eval_value_lanes, &e, x->width, warp, m);

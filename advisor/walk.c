@@ -175,15 +175,27 @@ int array_for_decl(kernel_ctx *k, CXCursor decl) {
   CXType elem;
   if (kind == CXCursor_ParmDecl) {
     CXType canon = clang_getCanonicalType(t);
-    if (canon.kind != CXType_Pointer) return -1;
-    elem = clang_getPointeeType(canon);
+    /* rows of a multi-dimensional array: a pointer to rows (double (*p)[N]),
+     * or a parameter declared as an array (double phi[][N][N]), whose
+     * written type libclang gives; either way the first extent is unknown */
+    if (canon.kind == CXType_Pointer) {
+      long long row_ext[MAX_DIMS], row_elements;
+      int row_ndim;
+      elem = element_type(clang_getPointeeType(canon), row_ext, &row_ndim, &row_elements);
+      a.ndim = row_ndim + 1;
+      for (int d = 0; d < row_ndim && d + 1 < MAX_DIMS; d++) a.ext[d + 1] = row_ext[d];
+    } else if (canon.kind == CXType_IncompleteArray || canon.kind == CXType_ConstantArray) {
+      elem = element_type(t, a.ext, &a.ndim, &a.elements);
+    } else {
+      return -1;
+    }
     if (clang_getCanonicalType(elem).kind == CXType_Pointer) return -1;   /* pointer to pointers */
     a.space = SP_GLOBAL;
     a.is_param = true;
     a.param_const = clang_isConstQualifiedType(elem);
     a.param_restrict = clang_isRestrictQualifiedType(canon);
-    a.ndim = 1;
     a.ext[0] = -1;
+    a.elements = -1;
   } else {
     elem = element_type(t, a.ext, &a.ndim, &a.elements);
     if (a.ndim == 0) return -1;

@@ -893,6 +893,22 @@ static void test_loaded_stride_named(void) {
   free(path);
 }
 
+/* A parameter declared as an array (double phi[][N][N]) is named as
+ * written, and its stride is given in its scalar elements, not in rows. */
+static void test_array_parameter_named(void) {
+  char *path = scratch_file("array_parameter.cu",
+      "#define N 400\n"
+      "__global__ void planes(double out[][N][N], const double phi[][N][N]) {\n"
+      "  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  out[x][0][0] = phi[x][1][0];\n"
+      "}\n");
+  json_value *doc = check_json(path);
+  CHECK(findings_saying(doc, "G_3", 4, "'phi': consecutive lanes are 160000 elements apart", NULL) == 1);
+  CHECK(findings_saying(doc, "G_3", 4, "'out': consecutive lanes are 160000 elements apart", NULL) == 1);
+  json_free(doc);
+  free(path);
+}
+
 /* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
  * tile naming S_3 and S_1, in the element type, with the reading array
  * staged into the rows; the kernels that are no transpose keep the advice
@@ -1133,6 +1149,7 @@ int main(int argc, char **argv) {
   test_private_array_named();
   test_clamped_stride_quoted();
   test_loaded_stride_named();
+  test_array_parameter_named();
   test_transpose_advice();
   test_errors_say_what();
   test_summary_counts_note_lines();
