@@ -201,14 +201,15 @@ static const char *language_standard(const cuda_setup *s, const char *const *ext
   return std;
 }
 
-/* -O3 with nvcc's appetite for unrolling and inlining: NVVM unrolls
+/* Every error listed (compile_as_nvcc_accepts needs them all), and -O3
+ * with nvcc's appetite for unrolling and inlining: NVVM unrolls
  * constant-trip loops over private arrays that LLVM's default threshold
  * leaves rolled (and so in local memory; 1000 matches nvcc 13 on the
  * fixtures'), and inlines every __device__ function that is not
  * __noinline__: one clang leaves as a call (dxtc's evalAllPermutations) is
  * not in the kernel the lane model walks. */
 static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-mllvm", "-unroll-threshold=1000",
-                                           "-mllvm", "-inline-threshold=100000"};
+                                           "-mllvm", "-inline-threshold=100000", "-ferror-limit=0"};
 
 /* The precompiled forced includes for this setup and standard, built into
  * the cache when missing; false when there is no cache or it cannot be built. */
@@ -625,11 +626,19 @@ static bool read_module(const char *bitcode, const char *arch, device_code *code
  *   ("mov.u64 %0, %globaltimer;"): nvcc passes it through, clang wants %%.
  *   The % is dropped: the assembly's text is not the model's business.
  * - Launch brackets spaced apart (`k << <grid, block >> > (a)`): clang
- *   sees no expression after `<<`; respell.c closes them up. */
+ *   sees no expression after `<<`; respell.c closes them up.
+ * - A host function calling one that a macro makes __device__ in the
+ *   device pass alone (InfiniTAM's _CPU_AND_GPU_CODE_): nvcc's device pass
+ *   does not check host functions, clang's does. Most such calls wait for
+ *   the function to be emitted (-fgpu-defer-diag, frontend.c); a
+ *   constructor whose members have only such constructors, and a
+ *   conversion or construction in a body that finds only such functions,
+ *   are errors at once. The constructor, written in its class, is made a
+ *   declaration; the body is emptied. The device code needs neither. */
 
 #define SHARED_AS_EXTERN "__wlxshr__"   /* as long as "__shared__": columns stay */
-#define MAX_REMAPPED 8
-#define MAX_FIXES 20
+#define MAX_REMAPPED 16
+#define MAX_FIXES 40
 
 typedef bool (*source_fix)(char *text, size_t len, size_t at);
 
@@ -694,6 +703,119 @@ static bool drop_asm_percent(char *text, size_t len, size_t at) {
   return false;
 }
 
+/* Where the comment, string or character literal starting at `at` ends;
+ * `at` when none starts there. */
+static size_t skip_literal(const char *text, size_t len, size_t at) {
+  if (text[at] == '/' && at + 1 < len && text[at + 1] == '/') {
+    while (at < len && text[at] != '\n') at++;
+    return at;
+  }
+  if (text[at] == '/' && at + 1 < len && text[at + 1] == '*') {
+    for (at += 2; at + 1 < len && !(text[at] == '*' && text[at + 1] == '/'); at++) continue;
+    return at + 2 < len ? at + 2 : len;
+  }
+  if (text[at] == '"' || text[at] == '\'') {
+    char quote = text[at];
+    for (at++; at < len && text[at] != quote && text[at] != '\n'; at++)
+      if (text[at] == '\\') at++;
+    return at < len ? at + 1 : len;
+  }
+  return at;
+}
+
+/* The offset of the bracket closing the one at `open` ((, [ or {); len if
+ * none. */
+static size_t matching_close(const char *text, size_t len, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < len; i++) {
+    size_t past = skip_literal(text, len, i);
+    if (past != i) { i = past - 1; continue; }
+    if (strchr("([{", text[i])) depth++;
+    else if (strchr(")]}", text[i]) && --depth == 0) return i;
+  }
+  return len;
+}
+
+/* Whether the brace at `open` opens a namespace, class, struct, union,
+ * enum or extern "C" block, not a function's body: a word of those since
+ * the statement before it. */
+static bool scope_brace(const char *text, size_t open) {
+  size_t start = open;
+  while (start > 0 && !strchr(";{}", text[start - 1])) start--;
+  static const char *const heads[] = {"namespace", "class", "struct", "union", "enum", "extern"};
+  for (size_t i = start; i < open; i++)
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++)
+      if (is_word_at(text, i, open, heads[h])) return true;
+  return false;
+}
+
+/* The opening brace of the function body around `at`: the outermost brace
+ * around it that opens no scope (scope_brace); len if none. */
+static size_t enclosing_body(const char *text, size_t len, size_t at) {
+  enum { MAX_NESTING = 64 };
+  size_t open[MAX_NESTING];
+  int depth = 0;
+  for (size_t i = 0; i < at && i < len; i++) {
+    size_t past = skip_literal(text, len, i);
+    if (past != i) { i = past - 1; continue; }
+    if (text[i] == '{' && depth < MAX_NESTING) open[depth++] = i;
+    else if (text[i] == '}' && depth > 0) depth--;
+  }
+  for (int d = 0; d < depth; d++)
+    if (!scope_brace(text, open[d])) return open[d];
+  return len;
+}
+
+/* Characters [from, to] made spaces, newlines kept (lines stay). */
+static void blank(char *text, size_t from, size_t to) {
+  for (size_t i = from; i <= to; i++)
+    if (text[i] != '\n') text[i] = ' ';
+}
+
+/* A host function the device pass cannot compile, with an error in its
+ * body (a call of a function only the device pass makes __device__): its
+ * body emptied. The device code does not need it; nvcc's device pass does
+ * not check it. */
+static bool empty_host_body(char *text, size_t len, size_t at) {
+  size_t open = enclosing_body(text, len, at);
+  size_t close = open < len ? matching_close(text, len, open) : len;
+  if (close >= len) return false;
+  blank(text, open + 1, close - 1);
+  return true;
+}
+
+/* The same for a constructor whose members cannot be built in the device
+ * pass (the error is at its name): its definition, written in its class,
+ * made a declaration (its initialisers and body spaces, a `;`). */
+static bool declare_host_constructor(char *text, size_t len, size_t name) {
+  size_t at = name;
+  while (at < len && (identifier_char(text[at]) || text[at] == ':' || text[at] == '~')) at++;
+  while (at < len && isspace((unsigned char)text[at])) at++;
+  if (at == len || text[at] != '(') return false;
+  size_t params = matching_close(text, len, at);
+  /* past the parameters: the initialisers (`: a(1), b{2}`), then the body */
+  size_t i = params + 1;
+  while (i < len && text[i] != '{' && text[i] != ';') {
+    if (text[i] == '(' || (text[i] == '{' && i > 0 && identifier_char(text[i - 1]))) i = matching_close(text, len, i);
+    i++;
+    while (i < len && isspace((unsigned char)text[i])) i++;
+    if (i < len && text[i] == '{' && i > 0 && (identifier_char(text[i - 1]) || text[i - 1] == '>')) {
+      i = matching_close(text, len, i) + 1;    /* a member's brace initialiser */
+      continue;
+    }
+  }
+  if (i >= len || text[i] != '{') return false;
+  size_t close = matching_close(text, len, i);
+  if (close >= len) return false;
+  blank(text, params + 1, close);
+  for (size_t k = params + 1; k <= close; k++)
+    if (text[k] != '\n') {              /* the lines stay where they were */
+      text[k] = ';';
+      return true;
+    }
+  return false;
+}
+
 /* A spaced launch at `at`: every spaced launch of the file closed up (the
  * file's other errors may point at one already closed up). */
 static bool close_launch_brackets(char *text, size_t len, size_t at) { return respell_launch_at(text, len, at) >= 0; }
@@ -706,6 +828,9 @@ static const struct {
     {": error: initialization is not supported for __shared__ variables", make_shared_extern, true},
     {": error: invalid % escape in inline assembly string", drop_asm_percent, false},
     {": error: expected expression", close_launch_brackets, false},
+    {": error: constructor for '", declare_host_constructor, false},
+    {": error: no viable conversion from", empty_host_body, false},
+    {": error: no matching constructor for initialization of", empty_host_body, false},
 };
 
 /* The places of the compile's errors when every error is one of

@@ -794,6 +794,12 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
   args[n++] = "-Wno-register";           /* nvcc accepts `register` in C++17 */
   args[n++] = "-Wno-c++11-narrowing";    /* and narrowing in braces (uchar4 v = {ushort, ..}) */
   args[n++] = "-Wno-reserved-user-defined-literal"; /* and "%s"msg"\n" in macros */
+  /* nvcc checks a function only on the side it is compiled for: a host
+   * function may call one that a macro makes __device__ in the device pass
+   * alone (#ifdef __CUDA_ARCH__ #define HD __device__), a kernel one that is
+   * host-only in the host pass. clang reports such calls only in functions
+   * it emits for that side */
+  args[n++] = "-fgpu-defer-diag";
   /* The device compile links the toolkit's libdevice as nvcc does (and
    * without it clang takes the toolkit for an old one: no launches). */
   if (!device || !opt->cuda_path) args[n++] = "-nocudalib";

@@ -884,6 +884,27 @@ static bool keeps_only(LLVMValueRef arm, LLVMValueRef phi) {
   return true;
 }
 
+/* a and b are one value converted alike (sext i32 %x to i64 written
+ * twice: the optimiser copies a conversion into each branch). */
+static bool same_conversion(LLVMValueRef a, LLVMValueRef b) {
+  if (a == b) return true;
+  if (!LLVMIsAInstruction(a) || !LLVMIsAInstruction(b)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(a);
+  return op == LLVMGetInstructionOpcode(b) && (op == LLVMSExt || op == LLVMZExt || op == LLVMTrunc) &&
+         LLVMTypeOf(a) == LLVMTypeOf(b) && LLVMGetOperand(a, 0) == LLVMGetOperand(b, 0);
+}
+
+/* The one value every arm of a join is, up to such copies; NULL if none. */
+static LLVMValueRef common_arm(LLVMValueRef phi) {
+  LLVMValueRef first = NULL;
+  for (unsigned i = 0; i < LLVMCountIncoming(phi); i++) {
+    LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+    if (!first) first = v;
+    else if (!same_conversion(first, v)) return NULL;
+  }
+  return first;
+}
+
 /* A phi: a loop counter; a value carried around a loop (lane-varying
  * when its start or update is, or when lanes leave the loop at different
  * iterations); a value leaving a loop; or a join after a branch, which is
@@ -893,6 +914,13 @@ static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
   unsigned n = LLVMCountIncoming(phi);
   int block = block_index(ik, phi), loop = loop_of_header(ik, block);
+  LLVMValueRef common = loop < 0 ? common_arm(phi) : NULL;
+  if (common && common != phi) {
+    bool pointer = r->pointer;
+    *r = *value_of(ik, common);
+    r->pointer = pointer;
+    return;
+  }
   enum { MAX_ARMS = 32 };
   const poly *arms[MAX_ARMS];
   int from[MAX_ARMS], bases[MAX_ARMS], count = 0;

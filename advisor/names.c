@@ -333,7 +333,8 @@ static void tidy_text(const char *text, char *out, size_t size) {
   out[n] = 0;
 }
 
-static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field);
+static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field,
+                        bool *bound);
 
 /* d is a variable of the function's own, neither a pointer nor shared,
  * constant or static: it lives in registers or the local stack. */
@@ -354,7 +355,8 @@ static CXCursor assigned_side(CXCursor left, CXCursor right, bool local) {
   char name[128];
   CXCursor written;
   bool field = false;
-  CXCursor d = base_of(left, true, name, sizeof name, &written, &field);
+  bool bound;
+  CXCursor d = base_of(left, true, name, sizeof name, &written, &field, &bound);
   return !clang_Cursor_isNull(d) && local_variable(d) ? right : left;
 }
 
@@ -370,9 +372,12 @@ static bool assignment_operator(const char *name) {
 }
 
 /* From an access expression to the array it is in: down through
- * subscripts, dereferences, pointer arithmetic, assignments and the first
- * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)). */
-static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field) {
+ * subscripts, dereferences, pointer arithmetic, assignments, the first
+ * argument of a call (atomicAdd(&a[i], v), __ldg(p + i)) and references
+ * bound to an element (const T &e = a[i]; e.x), *bound saying so. */
+static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCursor *written, bool *field,
+                        bool *bound) {
+  *bound = false;
   for (int depth = 0; depth < 24; depth++) {
     c = strip(c);
     child_list l = children(c);
@@ -382,6 +387,14 @@ static CXCursor base_of(CXCursor c, bool local, char *name, size_t size, CXCurso
       CXCursor d = clang_getCursorReferenced(c);
       enum CXCursorKind k = clang_getCursorKind(d);
       if (k != CXCursor_VarDecl && k != CXCursor_ParmDecl) return clang_getNullCursor();
+      CXCursor init = k == CXCursor_VarDecl && clang_getCursorType(d).kind == CXType_LValueReference
+                          ? clang_Cursor_getVarDeclInitializer(d)
+                          : clang_getNullCursor();
+      if (!clang_Cursor_isNull(init)) {
+        *bound = true;
+        c = init;
+        continue;
+      }
       char *text = cx_take(clang_getCursorSpelling(d));
       snprintf(name, size, "%s", text);
       free(text);
@@ -487,16 +500,17 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *c
     for (int i = 0; i < n; i++) {
       if (kind_rank(clang_getCursorKind(p[i].cursor)) != rank) continue;
       CXCursor written;
-      CXCursor d = base_of(p[i].cursor, local, name, size, &written, field);
+      bool bound;
+      CXCursor d = base_of(p[i].cursor, local, name, size, &written, field, &bound);
       if (clang_Cursor_isNull(d) && !*name) { *field = false; continue; }
       CXFile at;
       unsigned at_line, at_column;
       clang_getExpansionLocation(clang_getCursorLocation(written), &at, &at_line, &at_column, NULL);
       /* the name may sit a few lines on, in an assignment spread over
        * lines (a copy's `=` at the end of one line, the array read on the
-       * next) */
-      bool moves = at_line == *line || (at_line > *line && at_line <= *line + NAME_LINES_ON &&
-                                        is_assignment(p[i].cursor));
+       * next), or where a reference was bound to the element */
+      bool moves = at_line == *line || bound ||
+                   (at_line > *line && at_line <= *line + NAME_LINES_ON && is_assignment(p[i].cursor));
       if (same_file(at, file) && moves) {
         *line = at_line;
         *column = at_column;
@@ -696,7 +710,8 @@ static enum CXChildVisitResult count_access(CXCursor c, CXCursor parent, CXClien
   char name[128];
   CXCursor written_at;
   bool field = false;
-  CXCursor base = base_of(c, false, name, sizeof name, &written_at, &field);
+  bool bound;
+  CXCursor base = base_of(c, false, name, sizeof name, &written_at, &field, &bound);
   if (clang_Cursor_isNull(base) || !clang_equalCursors(base, s->decl)) return CXChildVisit_Recurse;
   bool written, read;
   directions(c, parent, &written, &read);
