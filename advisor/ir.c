@@ -33,6 +33,7 @@
 
 #include <llvm-c/DebugInfo.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1639,11 +1640,108 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
   return false;
 }
 
+/* Which of the few functions fp_lanes evaluates callee is (clang's
+ * intrinsic, NVVM's, libdevice's, the C library's or std's spelling, as
+ * the toolkit or the stand-in headers leave it): 's'qrt, 'f'loor, 'c'eil,
+ * 't'runc, 'a'bs; 0 for any other. */
+static char fp_function(const char *callee) {
+  static const struct { const char *name; char kind; } known[] = {
+      {"sqrt", 's'}, {"floor", 'f'}, {"ceil", 'c'}, {"trunc", 't'}, {"fabs", 'a'}};
+  static const char *const prefixes[] = {"llvm.nvvm.", "llvm.", "__nv_", "_ZSt", "_Z", ""};
+  const char *name = callee;
+  for (size_t p = 0; p < sizeof prefixes / sizeof prefixes[0]; p++)
+    if (strncmp(callee, prefixes[p], strlen(prefixes[p])) == 0) {
+      name = callee + strlen(prefixes[p]);
+      break;
+    }
+  while (*name >= '0' && *name <= '9') name++;     /* a mangled name's length */
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+    size_t len = strlen(known[i].name);
+    /* floor, floor.f32, floorf, _Z5floord, _Z6floorff: the name, then a
+     * type's suffix or a mangled parameter type */
+    const char *rest = name + len;
+    if (strncmp(name, known[i].name, len) == 0 &&
+        (*rest == '.' || (strspn(rest, "fd") == strlen(rest) && strlen(rest) <= 2)))
+      return known[i].kind;
+  }
+  return 0;
+}
+
+/* A floating-point v's value for each lane of warp w, where it is computed
+ * from lane indices (a spline's interval floor(point - p), a triangle's
+ * row from a square root): integers converted, constants, + - * /, square
+ * roots, floors; a value loaded as the probe takes it (0). */
+static bool fp_lanes(ir_kernel *ik, LLVMValueRef v, int warp, double *out, int depth) {
+  if (depth > 24) return false;
+  if (LLVMIsAConstantFP(v)) {
+    LLVMBool lossy;
+    double c = LLVMConstRealGetDouble(v, &lossy);
+    for (int l = 0; l < 32; l++) out[l] = c;
+    return true;
+  }
+  if (LLVMIsALoadInst(v) && ik->probe_data) {
+    /* the one loaded value the probe allows, as ir_lanes takes an integer's */
+    if (ik->probe_leaf && ik->probe_leaf != v) return false;
+    if (!ik->probe_leaf) ik->probe_leaf_uniform = loaded_once_per_warp(ik, v, warp, depth);
+    ik->probe_leaf = v;
+    for (int l = 0; l < 32; l++) out[l] = 0;
+    return true;
+  }
+  if (!LLVMIsAInstruction(v)) return false;
+  LLVMOpcode op = LLVMGetInstructionOpcode(v);
+  double a[32], b[32];
+  switch (op) {
+  case LLVMSIToFP: case LLVMUIToFP: {
+    lane_vals x;
+    if (!ir_lanes(ik, LLVMGetOperand(v, 0), warp, &x, depth + 1) || x.shifted) return false;
+    for (int l = 0; l < 32; l++) out[l] = (double)x.v[l];
+    return true;
+  }
+  case LLVMFPExt: case LLVMFPTrunc:
+    return fp_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1);
+  case LLVMFNeg:
+    if (!fp_lanes(ik, LLVMGetOperand(v, 0), warp, a, depth + 1)) return false;
+    for (int l = 0; l < 32; l++) out[l] = -a[l];
+    return true;
+  case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv:
+    if (!fp_lanes(ik, LLVMGetOperand(v, 0), warp, a, depth + 1) ||
+        !fp_lanes(ik, LLVMGetOperand(v, 1), warp, b, depth + 1))
+      return false;
+    for (int l = 0; l < 32; l++) {
+      if (op == LLVMFDiv && b[l] == 0) return false;
+      out[l] = op == LLVMFAdd ? a[l] + b[l] : op == LLVMFSub ? a[l] - b[l] : op == LLVMFMul ? a[l] * b[l] : a[l] / b[l];
+    }
+    return true;
+  case LLVMCall: {
+    char kind = fp_function(callee_name(v));
+    if (!kind || LLVMGetNumArgOperands(v) != 1 || !fp_lanes(ik, LLVMGetOperand(v, 0), warp, a, depth + 1)) return false;
+    for (int l = 0; l < 32; l++) {
+      if (kind == 's' && a[l] < 0) return false;
+      out[l] = kind == 's' ? sqrt(a[l]) : kind == 'f' ? floor(a[l]) : kind == 'c' ? ceil(a[l])
+               : kind == 't' ? trunc(a[l]) : fabs(a[l]);
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
 /* v's lanes from its operands' (an instruction that is no polynomial). */
 static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
   LLVMOpcode op = LLVMGetInstructionOpcode(v);
   lane_vals a, b, c;
   switch (op) {
+  case LLVMFPToSI: case LLVMFPToUI: {
+    double x[32];
+    if (!fp_lanes(ik, LLVMGetOperand(v, 0), warp, x, depth + 1)) return false;
+    for (int l = 0; l < 32; l++) {
+      if (!(fabs(x[l]) < (double)(1LL << 52))) return false;       /* NaN too */
+      out->v[l] = (long long)x[l];
+    }
+    out->shifted = false;
+    return true;
+  }
   case LLVMZExt: case LLVMSExt: case LLVMTrunc: case LLVMAddrSpaceCast: case LLVMBitCast: case LLVMFreeze:
     return ir_lanes(ik, LLVMGetOperand(v, 0), warp, out, depth + 1);
   case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMUDiv: case LLVMSDiv: case LLVMURem:
