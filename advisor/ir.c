@@ -1680,10 +1680,14 @@ static bool fp_lanes(ir_kernel *ik, LLVMValueRef v, int warp, double *out, int d
     return true;
   }
   if (LLVMIsALoadInst(v) && ik->probe_data) {
-    /* the one loaded value the probe allows, as ir_lanes takes an integer's */
-    if (ik->probe_leaf && ik->probe_leaf != v) return false;
-    if (!ik->probe_leaf) ik->probe_leaf_uniform = loaded_once_per_warp(ik, v, warp, depth);
-    ik->probe_leaf = v;
+    /* one value for the warp (a fit's shift) moves every lane alike; one
+     * per lane is the one loaded value the probe allows, as ir_lanes
+     * takes an integer's */
+    if (!loaded_once_per_warp(ik, v, warp, depth)) {
+      if (ik->probe_leaf && ik->probe_leaf != v) return false;
+      ik->probe_leaf = v;
+      ik->probe_leaf_uniform = false;
+    }
     for (int l = 0; l < 32; l++) out[l] = 0;
     return true;
   }
@@ -2272,9 +2276,10 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
   if (warp < 0) return;
   m->active = ik->k->active[warp];
   lanes_with_data(ik, address, x->width, PROBE_DATA_ZERO, warp, m);
-  if (m->kind != LANE_UNKNOWN && ik->probe_leaf_uniform) {
-    /* the value is the warp's one (a row loaded per batch, not per lane):
-     * the lanes are these, shifted alike */
+  if (m->kind != LANE_UNKNOWN && (ik->probe_leaf_uniform || !ik->probe_leaf)) {
+    /* the value is the warp's one (a row loaded per batch, not per lane;
+     * a float loaded once for the warp, fp_lanes): the lanes are these,
+     * shifted alike */
     x->lanes = *m;
     m->kind = LANE_UNKNOWN;
     return;
