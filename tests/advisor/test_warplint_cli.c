@@ -1,7 +1,8 @@
 /* warplint's interfaces: JSON and SARIF structure, --fix, suppressions,
- * -p with a compilation database, -j, bad input, the subcommands, their
+ * -p with a compilation database, bad input, the subcommands, their
  * exit statuses, explain's evidence, --changed-since, singular messages,
- * G_3's advice on a transpose.
+ * G_3's advice on a transpose. (-j: test_warplint_fixtures compares its
+ * -j 4 report on every fixture with a -j 1 one.)
  * usage: test_warplint_cli WARPLINT SCRATCH_DIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,16 +300,6 @@ static void test_compile_database(void) {
   }
   free(cdp);
   free(dir); free(inc); free(header); free(src); free(db); free(db_path);
-}
-
-static void test_parallel_same_output(void) {
-  char *base = wl_test_format("--format=json --gpu '%s' %s/tests/advisor/fixtures/*.cu", profile, test_source_dir());
-  char *a1 = wl_test_format("'%s' check --shim -j 1 %s", warplint, base), *a4 = wl_test_format("'%s' check --shim -j 4 %s", warplint, base);
-  int s1, s4;
-  char *o1 = wl_test_run(a1, &s1), *o4 = wl_test_run(a4, &s4);
-  CHECK(s1 == s4);
-  CHECK(o1 && o4 && strcmp(o1, o4) == 0);
-  free(base); free(a1); free(a4); free(o1); free(o4);
 }
 
 static void test_bad_input(void) {
@@ -1134,7 +1125,6 @@ int main(int argc, char **argv) {
   test_fix();
   test_suppressions();
   test_compile_database();
-  test_parallel_same_output();
   test_bad_input();
   test_error_tolerance();
   test_skipped_file_reported();

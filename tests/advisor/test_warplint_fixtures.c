@@ -7,8 +7,9 @@
  * The run draws no note unless a fixture names it: "// expect-note: TEXT"
  * must be noted for that file in every run, "// allow-note: TEXT" may be
  * (a fallback that only some headers cause).
- * Also checks that each finding's estimate came from the profile, and that
- * nvcc accepts the shim_*.cu fixtures where it is installed.
+ * Also checks that each finding's estimate came from the profile, that
+ * the report is the same at -j 1 as at -j 4, and that nvcc accepts the
+ * shim_*.cu fixtures where it is installed.
  * usage: test_warplint_fixtures WARPLINT DIR [DIR...] */
 #include <dirent.h>
 #include <stdio.h>
@@ -194,11 +195,10 @@ static void check_fixture(const json_value *doc, const char *path, const char *m
   }
 }
 
-/* One warplint run over every fixture (headers: "" for the default, the
- * toolkit where one is installed, or "--shim"); returns the headers the
- * report says it parsed with. */
-static char *check_all(const char *warplint, const char *profile, const char *headers, char **names, int count,
-                       char **kernel_headers, int kernel_header_count) {
+/* warplint's JSON report on every fixture with JOBS threads (headers: ""
+ * for the default, the toolkit where one is installed, or "--shim"). */
+static char *run_all(const char *warplint, const char *profile, const char *headers, int jobs, char **names,
+                     int count, int *status) {
   size_t len = 0;
   for (int i = 0; i < count; i++) len += strlen(names[i]) + 3;
   char *list = calloc(len + 1, 1);
@@ -207,12 +207,24 @@ static char *check_all(const char *warplint, const char *profile, const char *he
     strcat(list, names[i]);
     strcat(list, "'");
   }
-  char *cmd = wl_test_format("'%s' check --format=json -j 4 %s --gpu '%s'%s", warplint, headers, profile, list);
-  int status;
-  json_value *doc = wl_test_run_json(cmd, &status);
+  char *cmd = wl_test_format("'%s' check --format=json -j %d %s --gpu '%s'%s", warplint, jobs, headers, profile, list);
+  char *out = wl_test_run(cmd, status);
   free(cmd);
   free(list);
-  if (!doc) { test_fail(__FILE__, __LINE__, "no JSON from warplint %s", headers); return NULL; }
+  return out;
+}
+
+/* One warplint run over every fixture (-j 4); returns the headers the
+ * report says it parsed with, and its text in *report. */
+static char *check_all(const char *warplint, const char *profile, const char *headers, char **names, int count,
+                       char **kernel_headers, int kernel_header_count, char **report, int *report_status) {
+  int status;
+  char *out = run_all(warplint, profile, headers, 4, names, count, &status);
+  char err[256];
+  json_value *doc = out ? json_parse(out, strlen(out), err, sizeof err) : NULL;
+  *report = out;
+  *report_status = status;
+  if (!doc) { test_fail(__FILE__, __LINE__, "no JSON from warplint %s: %.400s", headers, out ? out : ""); return NULL; }
   const char *mode = json_string_or(json_get(doc, "headers"), "?");
   printf("%d fixture files, headers: %s\n", count, mode);
   CHECK(status == 1);   /* the positive fixtures draw warnings */
@@ -225,6 +237,20 @@ static char *check_all(const char *warplint, const char *profile, const char *he
   char *used = strdup(mode);
   json_free(doc);
   return used;
+}
+
+/* The report of the stand-ins' run (REPORT, exit STATUS, at -j 4) is the
+ * one a run with one thread gives, byte for byte: the threads change
+ * nothing but the time. (The -j 4 run is check_all's own, so only the
+ * -j 1 run is added.) */
+static void same_report_at_one_job(const char *warplint, const char *profile, char **names, int count,
+                                   const char *report, int status, const char *headers) {
+  int one_status;
+  char *one = run_all(warplint, profile, headers, 1, names, count, &one_status);
+  if (one && report && strcmp(one, report) == 0 && one_status == status) test_passed++;
+  else test_fail(__FILE__, __LINE__, "-j 1 and -j 4 give different reports (%s; exit %d and %d)", headers, one_status,
+                 status);
+  free(one);
 }
 
 /* The shim_*.cu fixtures exercise the stand-in headers: where a CUDA
@@ -284,10 +310,16 @@ int main(int argc, char **argv) {
   /* The default headers (a CUDA toolkit's where one is installed), and the
    * stand-ins too when the default was a toolkit: both must agree with
    * every fixture. */
-  char *mode = check_all(argv[1], profile, "", names, count, headers, header_count);
+  char *report, *shim_report = NULL;
+  int report_status, shim_status = 0;
+  char *mode = check_all(argv[1], profile, "", names, count, headers, header_count, &report, &report_status);
   if (mode && strcmp(mode, "stand-ins") != 0)
-    free(check_all(argv[1], profile, "--shim", names, count, headers, header_count));
+    free(check_all(argv[1], profile, "--shim", names, count, headers, header_count, &shim_report, &shim_status));
   free(mode);
+  same_report_at_one_job(argv[1], profile, names, count, shim_report ? shim_report : report,
+                         shim_report ? shim_status : report_status, shim_report ? "--shim" : "");
+  free(report);
+  free(shim_report);
   for (int i = 0; i < count; i++) check_nvcc_accepts(names[i]);
   for (int i = 0; i < count; i++) free(names[i]);
   for (int i = 0; i < header_count; i++) free(headers[i]);
