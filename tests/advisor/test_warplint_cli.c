@@ -852,52 +852,61 @@ static void test_private_array_named(void) {
   free(path);
 }
 
+/* One finding of `rule` on `line` (0: any) whose message says `text`. */
+typedef struct saying { const char *rule; int line; const char *text; } saying;
+
+/* warplint on `source`, written to the scratch folder as `name`: each of
+ * want[] said exactly once. */
+static void check_sayings(const char *name, const char *source, const saying *want, int count) {
+  char *path = scratch_file(name, source);
+  json_value *doc = check_json(path);
+  for (int i = 0; i < count; i++)
+    if (findings_saying(doc, want[i].rule, want[i].line, want[i].text, NULL) != 1)
+      test_fail(__FILE__, __LINE__, "%s: not one %s finding on line %d saying \"%s\"", name, want[i].rule,
+                want[i].line, want[i].text);
+  json_free(doc);
+  free(path);
+}
+
 /* A lane stride the run-time size only clamps (min(i, n - 1) of records)
  * is quoted in bytes; one the size scales (i * n) is given in n. */
 static void test_clamped_stride_quoted(void) {
-  char *path = scratch_file("clamped_stride.cu",
-      "struct rec { float x, y, score; float data[29]; };\n"
-      "__global__ void clamp(const rec *r, float *out, int n) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[i] = r[min(i, n - 1)].score;\n"
-      "  out[i + n] = r[i * n].x;\n"
-      "}\n");
-  json_value *doc = check_json(path);
-  CHECK(findings_saying(doc, "G_3", 4, "4-byte fields 128 bytes apart", NULL) == 1);
-  CHECK(findings_saying(doc, "G_3", 5, "n elements apart", NULL) == 1);
-  json_free(doc);
-  free(path);
+  static const saying want[] = {{"G_3", 4, "4-byte fields 128 bytes apart"}, {"G_3", 5, "n elements apart"}};
+  check_sayings("clamped_stride.cu",
+                "struct rec { float x, y, score; float data[29]; };\n"
+                "__global__ void clamp(const rec *r, float *out, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  out[i] = r[min(i, n - 1)].score;\n"
+                "  out[i + n] = r[i * n].x;\n"
+                "}\n",
+                want, 2);
 }
 
 /* A stride the kernel loads (a field of a struct it is handed) is named as
  * the source reads it, not as "(loaded)". */
 static void test_loaded_stride_named(void) {
-  char *path = scratch_file("loaded_stride.cu",
-      "struct Shape { int rows, cols, ld; };\n"
-      "__global__ void pitch(const float *in, float *out, const Shape *s) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[i * s->ld] = in[i];\n"
-      "}\n");
-  json_value *doc = check_json(path);
-  CHECK(findings_saying(doc, "G_3", 0, "s->ld elements apart", NULL) == 1);
-  json_free(doc);
-  free(path);
+  static const saying want[] = {{"G_3", 0, "s->ld elements apart"}};
+  check_sayings("loaded_stride.cu",
+                "struct Shape { int rows, cols, ld; };\n"
+                "__global__ void pitch(const float *in, float *out, const Shape *s) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  out[i * s->ld] = in[i];\n"
+                "}\n",
+                want, 1);
 }
 
 /* A parameter declared as an array (double phi[][N][N]) is named as
  * written, and its stride is given in its scalar elements, not in rows. */
 static void test_array_parameter_named(void) {
-  char *path = scratch_file("array_parameter.cu",
-      "#define N 400\n"
-      "__global__ void planes(double out[][N][N], const double phi[][N][N]) {\n"
-      "  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  out[x][0][0] = phi[x][1][0];\n"
-      "}\n");
-  json_value *doc = check_json(path);
-  CHECK(findings_saying(doc, "G_3", 4, "'phi': consecutive lanes are 160000 elements apart", NULL) == 1);
-  CHECK(findings_saying(doc, "G_3", 4, "'out': consecutive lanes are 160000 elements apart", NULL) == 1);
-  json_free(doc);
-  free(path);
+  static const saying want[] = {{"G_3", 4, "'phi': consecutive lanes are 160000 elements apart"},
+                                {"G_3", 4, "'out': consecutive lanes are 160000 elements apart"}};
+  check_sayings("array_parameter.cu",
+                "#define N 400\n"
+                "__global__ void planes(double out[][N][N], const double phi[][N][N]) {\n"
+                "  unsigned x = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  out[x][0][0] = phi[x][1][0];\n"
+                "}\n",
+                want, 2);
 }
 
 /* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
