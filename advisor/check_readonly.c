@@ -4,9 +4,11 @@
 
 #include <string.h>
 
-/* const float *__restrict__ name, for the T_4 fix-it on the parameter. */
+/* const float *__restrict__ name, for the T_4 fix-it on the parameter;
+ * none for a pointer to rows (double in[][N][N]), whose spelling that
+ * would not keep. */
 static void restrict_fix(wl_finding *f, const array_info *a) {
-  if (f->fix_count >= 2) return;
+  if (f->fix_count >= 2 || a->ndim > 1) return;
   CXSourceRange range = clang_getCursorExtent(a->decl);
   unsigned begin_line, begin_col, begin_off, end_off;
   clang_getExpansionLocation(clang_getRangeStart(range), NULL, &begin_line, &begin_col, &begin_off);

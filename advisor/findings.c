@@ -141,8 +141,6 @@ bool is_read_only(const array_info *a) {
   return !a->written && !a->escaped && !a->atomic;
 }
 
-/* const float *__restrict__ name, for the T_4 fix-it on the parameter. */
-
 void classify(kernel_ctx *k, array_info *a, wl_file_result *r) {
   int classes = 0;
   if (a->space == SP_LOCAL) classes |= WL_CLASS_TEMPORAL;
