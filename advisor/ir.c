@@ -174,8 +174,9 @@ typedef struct ir_kernel {
   int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
   int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
   LLVMValueRef probe_leaf;       /* ... that value: one per address, or the address is not evaluated */
-  bool probe_leaf_uniform;       /* ... loaded at one address for the whole warp: one value for it */
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
+  LLVMValueRef turns_phi;        /* the scaled phi whose turns turns_reached holds (model_turns) */
+  unsigned (*turns_reached)[MAX_WARPS]; /* ... per turn tried and block: row turn * block_count + block */
 } ir_kernel;
 
 /* ---- the control-flow graph: dominators and loops ---- */
@@ -636,12 +637,60 @@ static LLVMValueRef exit_branch(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMV
   return NULL;
 }
 
+/* An integer compare of a and c as `bits`-wide values. */
+static bool icmp_holds(LLVMIntPredicate pred, long long a, long long c, unsigned bits) {
+  unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
+  unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
+  switch (pred) {
+  case LLVMIntEQ: return ua == uc;
+  case LLVMIntNE: return ua != uc;
+  case LLVMIntUGT: return ua > uc;
+  case LLVMIntUGE: return ua >= uc;
+  case LLVMIntULT: return ua < uc;
+  case LLVMIntULE: return ua <= uc;
+  case LLVMIntSGT: return a > c;
+  case LLVMIntSGE: return a >= c;
+  case LLVMIntSLT: return a < c;
+  default: return a <= c;
+  }
+}
+
+/* A loop's exit compare of its counter (phi, or its next value) with a
+ * bound, as trip counts and scaled turns both read it. */
+typedef struct {
+  LLVMValueRef bound;            /* what the counter is compared with */
+  LLVMIntPredicate pred;
+  bool counter_left;             /* the counter is the compare's left operand */
+  bool uses_next;                /* ... as its value after the turn's step */
+  bool exit_if_true;             /* the compare holding sends the loop out */
+} exit_compare;
+
+static bool parse_exit(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, exit_compare *c) {
+  LLVMValueRef term = exit_branch(ik, loop, phi, next);
+  if (!term) return false;
+  LLVMValueRef cond = LLVMGetCondition(term), x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
+  c->uses_next = x == next || y == next;
+  c->counter_left = x == phi || x == next;
+  c->bound = c->counter_left ? y : x;
+  c->pred = LLVMGetICmpPredicate(cond);
+  /* the true arm leaves where its block is outside the loop */
+  int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
+  c->exit_if_true = taken < 0 || !ik->loops[loop].body[taken];
+  return true;
+}
+
+/* Whether a compare with a constant bound sends the loop out when the
+ * counter's side of it is v. */
+static bool exit_leaves(const exit_compare *c, long long v) {
+  long long limit = LLVMConstIntGetSExtValue(c->bound);
+  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(c->bound));
+  return icmp_holds(c->pred, c->counter_left ? v : limit, c->counter_left ? limit : v, bits) == c->exit_if_true;
+}
+
 /* The bound a loop's counter is compared with to end it, or NULL. */
 static LLVMValueRef exit_bound(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next) {
-  LLVMValueRef term = exit_branch(ik, loop, phi, next);
-  if (!term) return NULL;
-  LLVMValueRef cond = LLVMGetCondition(term), x = LLVMGetOperand(cond, 0);
-  return x == phi || x == next ? LLVMGetOperand(cond, 1) : x;
+  exit_compare c;
+  return parse_exit(ik, loop, phi, next, &c) ? c.bound : NULL;
 }
 
 /* Whether the source asked for the loop to stay rolled (#pragma unroll 1,
@@ -684,49 +733,14 @@ static bool set_by_unrolled(const kernel_ctx *k, const poly *p) {
   return true;
 }
 
-/* An integer compare of a and c as `bits`-wide values. */
-static bool icmp_holds(LLVMIntPredicate pred, long long a, long long c, unsigned bits) {
-  unsigned long long mask = bits >= 64 ? ~0ULL : (1ULL << bits) - 1;
-  unsigned long long ua = (unsigned long long)a & mask, uc = (unsigned long long)c & mask;
-  switch (pred) {
-  case LLVMIntEQ: return ua == uc;
-  case LLVMIntNE: return ua != uc;
-  case LLVMIntUGT: return ua > uc;
-  case LLVMIntUGE: return ua >= uc;
-  case LLVMIntULT: return ua < uc;
-  case LLVMIntULE: return ua <= uc;
-  case LLVMIntSGT: return a > c;
-  case LLVMIntSGE: return a >= c;
-  case LLVMIntSLT: return a < c;
-  default: return a <= c;
-  }
-}
-
 /* Constant trips of a loop whose exit compares the counter (or its next
  * value) with a constant; 0 when not known. */
 static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
                                 long long step) {
-  const ir_loop *l = &ik->loops[loop];
-  LLVMValueRef term = exit_branch(ik, loop, phi, next);
-  if (step == 0 || !term) return 0;
-  LLVMValueRef cond = LLVMGetCondition(term);
-  LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
-  bool uses_next = x == next || y == next;
-  bool counter_left = x == phi || x == next;
-  LLVMValueRef bound = counter_left ? y : x;
-  if (!LLVMIsAConstantInt(bound)) return 0;
-  /* the turn on which the compare first sends the loop out: its true arm
-   * leaves where that arm's block is outside the loop */
-  int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
-  bool exit_if_true = taken < 0 || !l->body[taken];
-  long long limit = LLVMConstIntGetSExtValue(bound);
-  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
-  LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
-  for (long long t = 0; t < (1LL << 20); t++) {
-    long long v = init + t * step + (uses_next ? step : 0);
-    bool r = icmp_holds(pred, counter_left ? v : limit, counter_left ? limit : v, bits);
-    if (r == exit_if_true) return uses_next ? t + 1 : t;
-  }
+  exit_compare c;
+  if (step == 0 || !parse_exit(ik, loop, phi, next, &c) || !LLVMIsAConstantInt(c.bound)) return 0;
+  for (long long t = 0; t < (1LL << 20); t++)
+    if (exit_leaves(&c, init + t * step + (c.uses_next ? step : 0))) return c.uses_next ? t + 1 : t;
   return 0;
 }
 
@@ -1546,6 +1560,25 @@ static int min_or_max(const char *name) {
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 
+/* Whether p holds an atom for a value computed in the kernel (a quotient
+ * of run-time sizes), not loaded nor carried by a loop. */
+static bool computed_atom(const kernel_ctx *k, const poly *p) {
+  for (int i = 0; i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++) {
+      const atom_info *atom = &k->atoms[p->terms[i].atoms[a]];
+      if (atom->kind == ATOMK_UNIFORM && !atom->loaded && !atom->loop_carried) return true;
+    }
+  return false;
+}
+
+/* Whether v, whose lanes are `at`, is one run-time value for the warp: a
+ * size, or a value loaded or computed that no constant fixes. */
+static bool runtime_bound(ir_kernel *ik, LLVMValueRef v, const lane_vals *at) {
+  const poly *p = &value_of(ik, v)->p;
+  long long c;
+  return lanes_invariant(at) && (p->unknown || (!poly_is_const(p, &c) && uniform(ik, p)));
+}
+
 /* (x << c) >> c, arithmetic: the compiler's sign extension of x's low
  * 64 - c bits (an int index computed in 64 bits, (int)(tid / ny)); x
  * itself where every lane's x fits in them. */
@@ -1603,6 +1636,11 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
   }
   const ir_value *r = value_of(ik, v);
   if (!r->p.unknown) {
+    /* a value made an atom (blockIdx.x / n) would take a probe value of
+     * its own, unrelated to the sizes it is computed from: from them */
+    if (ik->k->probe_uniform && computed_atom(ik->k, &r->p) && depth <= 24 && LLVMIsAInstruction(v) &&
+        operand_lanes(ik, v, warp, out, depth))
+      return true;
     if (poly_lanes(ik->k, &r->p, warp, out)) return true;
     /* a loop's value times a lane's (offset * (2 * k + 1)): from the
      * operands, where the loop's value is its first turn's */
@@ -1630,8 +1668,12 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
   /* one such value: several (a cell's three coordinates, a bin's start
    * plus a slot) make a scatter, no stride */
   if (ik->probe_data && r->p.lane_varying && (counted || LLVMIsALoadInst(v) || atomic_result(v))) {
+    /* one value for the warp (a row loaded per batch) moves its lanes alike */
+    if (loaded_once_per_warp(ik, v, warp, depth)) {
+      lanes_fill(out, 0, false);
+      return true;
+    }
     if (ik->probe_leaf && ik->probe_leaf != v) return false;
-    if (!ik->probe_leaf) ik->probe_leaf_uniform = loaded_once_per_warp(ik, v, warp, depth);
     ik->probe_leaf = v;
     for (int l = 0; l < 32; l++) out->v[l] = ik->probe_data == PROBE_DATA_LANE ? l : 0;
     out->shifted = false;
@@ -1686,7 +1728,6 @@ static bool fp_lanes(ir_kernel *ik, LLVMValueRef v, int warp, double *out, int d
     if (!loaded_once_per_warp(ik, v, warp, depth)) {
       if (ik->probe_leaf && ik->probe_leaf != v) return false;
       ik->probe_leaf = v;
-      ik->probe_leaf_uniform = false;
     }
     for (int l = 0; l < 32; l++) out[l] = 0;
     return true;
@@ -1823,6 +1864,14 @@ static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *ou
     if ((!min && !max) || !ir_lanes(ik, LLVMGetOperand(v, 0), warp, &a, depth + 1) ||
         !ir_lanes(ik, LLVMGetOperand(v, 1), warp, &b, depth + 1) || a.shifted || b.shifted)
       return false;
+    /* a clamp to a bound known only at run time (min(i, n - 1), n a size
+     * or a table's length loaded for the warp) is taken inside the data,
+     * where it does not bind: the bound's value is the probe's choice */
+    bool a_bound = runtime_bound(ik, LLVMGetOperand(v, 0), &a), b_bound = runtime_bound(ik, LLVMGetOperand(v, 1), &b);
+    if (a_bound != b_bound && !lanes_invariant(b_bound ? &a : &b)) {
+      *out = b_bound ? a : b;
+      return true;
+    }
     for (int l = 0; l < 32; l++) out->v[l] = min == (a.v[l] < b.v[l]) ? a.v[l] : b.v[l];
     out->shifted = false;
     return true;
@@ -1930,6 +1979,7 @@ static void reach_blocks_from(ir_kernel *ik, const unsigned *entry) {
   for (int b = 0; b < ik->block_count; b++) memset(ik->blocks[b].active, 0, sizeof ik->blocks[b].active);
   memcpy(ik->blocks[0].active, entry, sizeof ik->blocks[0].active);
   int *order = calloc((size_t)ik->block_count, sizeof *order), n = 0;
+  if (!order) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   for (int r = 0; r < ik->block_count; r++)
     for (int b = 0; b < ik->block_count; b++)
       if (ik->blocks[b].rpo == r) order[n++] = b;
@@ -2254,7 +2304,6 @@ static void lanes_with_data(ir_kernel *ik, LLVMValueRef address, long long width
     k->probe_uniform = sizes ? PROBE_SIZE : 0;
     k->probe_block = sizes;
     ik->probe_leaf = NULL;
-    ik->probe_leaf_uniform = false;
     model_evaluated(k, eval_value_lanes, &e, width, warp, m);
     m->probed = sizes && m->kind != LANE_UNKNOWN;
     keep_probe_free_stride(ik, &e, width, warp, m);
@@ -2276,7 +2325,7 @@ static void model_without_data(ir_kernel *ik, LLVMValueRef address, access_info 
   if (warp < 0) return;
   m->active = ik->k->active[warp];
   lanes_with_data(ik, address, x->width, PROBE_DATA_ZERO, warp, m);
-  if (m->kind != LANE_UNKNOWN && (ik->probe_leaf_uniform || !ik->probe_leaf)) {
+  if (m->kind != LANE_UNKNOWN && !ik->probe_leaf) {
     /* the value is the warp's one (a row loaded per batch, not per lane;
      * a float loaded once for the warp, fp_lanes): the lanes are these,
      * shifted alike */
@@ -2326,19 +2375,8 @@ static int scaling_bits(ir_kernel *ik, LLVMValueRef phi, int loop) {
  * branch's compare of that value (or the next one, where the compiler
  * tests at the turn's end) with a constant bound; yes where there is none. */
 static bool turn_runs(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long v) {
-  LLVMValueRef term = exit_branch(ik, loop, phi, next);
-  if (!term) return true;
-  LLVMValueRef cond = LLVMGetCondition(term);
-  LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
-  bool counter_left = x == phi || x == next;
-  LLVMValueRef bound = counter_left ? y : x;
-  if (!LLVMIsAConstantInt(bound)) return true;
-  long long limit = LLVMConstIntGetSExtValue(bound);
-  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(bound));
-  bool holds = icmp_holds(LLVMGetICmpPredicate(cond), counter_left ? v : limit, counter_left ? limit : v, bits);
-  int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
-  bool exit_if_true = taken < 0 || !ik->loops[loop].body[taken];
-  return holds != exit_if_true;
+  exit_compare c;
+  return !parse_exit(ik, loop, phi, next, &c) || !LLVMIsAConstantInt(c.bound) || !exit_leaves(&c, v);
 }
 
 /* The values a scaled phi takes on the turns tried: from a constant start
@@ -2396,6 +2434,32 @@ static long long request_cost(const kernel_ctx *k, const access_info *x, const l
   return ideal > 0 ? 1000LL * sectors(m, x->width) / ideal : 1000;
 }
 
+/* The lanes that reach each block on each turn tried of a scaled loop,
+ * computed once per loop: every access in it asks for the same turns. */
+static unsigned (*turns_reached(ir_kernel *ik, LLVMValueRef phi, int atom, const long long *values,
+                                int n))[MAX_WARPS] {
+  if (ik->turns_phi == phi) return ik->turns_reached;
+  kernel_ctx *k = ik->k;
+  size_t rows = (size_t)n * (size_t)ik->block_count;
+  unsigned (*turns)[MAX_WARPS] = realloc(ik->turns_reached, (rows + (size_t)ik->block_count) * sizeof *turns);
+  if (!turns) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  ik->turns_reached = turns;
+  ik->turns_phi = phi;
+  /* the kernel's own reach, kept behind the turns' rows and put back */
+  unsigned (*kept)[MAX_WARPS] = turns + rows;
+  for (int b = 0; b < ik->block_count; b++) memcpy(kept[b], ik->blocks[b].active, sizeof kept[b]);
+  for (int t = 0; t < n; t++) {
+    k->probe_loop = atom;
+    k->probe_step = values[t];
+    reach_blocks_from(ik, kept[0]);
+    for (int b = 0; b < ik->block_count; b++)
+      memcpy(turns[(size_t)t * ik->block_count + b], ik->blocks[b].active, sizeof turns[0]);
+  }
+  k->probe_loop = -1;
+  for (int b = 0; b < ik->block_count; b++) memcpy(ik->blocks[b].active, kept[b], sizeof kept[b]);
+  return turns;
+}
+
 /* An access in a loop that scales a value each turn (a butterfly's stride
  * >>= 2, which no counter carries): its lanes on each turn tried, with the
  * lanes each turn lets in; the costliest turn's, the earliest of equals. */
@@ -2406,26 +2470,22 @@ static void model_turns(ir_kernel *ik, LLVMValueRef address, const access_info *
   long long values[TURNS_TRIED];
   int n = phi ? turn_values(ik, loop, phi, bits, values) : 0;
   if (n == 0) return;
-  unsigned (*reached)[MAX_WARPS] = malloc((size_t)ik->block_count * sizeof *reached);
-  unsigned entry[MAX_WARPS], access_active[MAX_WARPS];
-  for (int b = 0; b < ik->block_count; b++) memcpy(reached[b], ik->blocks[b].active, sizeof reached[b]);
-  memcpy(entry, ik->blocks[0].active, sizeof entry);
+  unsigned (*reached)[MAX_WARPS] = turns_reached(ik, phi, atom, values, n);
+  unsigned access_active[MAX_WARPS];
   memcpy(access_active, k->active, sizeof access_active);
   value_eval e = {ik, address};
   long long worst = -1;
   for (int t = 0; t < n; t++) {
-    k->probe_loop = atom;
-    k->probe_step = values[t];
-    reach_blocks_from(ik, entry);
-    memcpy(k->active, ik->blocks[x->region].active, sizeof k->active);
+    memcpy(k->active, reached[(size_t)t * ik->block_count + x->region], sizeof k->active);
     int warp = first_active_warp(k);
+    if (warp < 0) continue;
     lane_model turn;
     memset(&turn, 0, sizeof turn);
     turn.kind = LANE_UNKNOWN;
-    if (warp >= 0) {
-      turn.active = k->active[warp];
-      model_evaluated(k, eval_value_lanes, &e, x->width, warp, &turn);
-    }
+    turn.active = k->active[warp];
+    k->probe_loop = atom;
+    k->probe_step = values[t];
+    model_evaluated(k, eval_value_lanes, &e, x->width, warp, &turn);
     k->probe_loop = -1;
     if (turn.kind == LANE_UNKNOWN) continue;
     long long cost = request_cost(k, x, &turn);
@@ -2433,13 +2493,13 @@ static void model_turns(ir_kernel *ik, LLVMValueRef address, const access_info *
     worst = cost;
     *m = turn;
     m->turn_value = values[t];
+  }
+  if (worst >= 0) {
     LLVMValueRef init, next;
     loop_arms(ik, phi, loop, &init, &next);
     counter_name(ik, next, m->turn_name, sizeof m->turn_name);
   }
-  for (int b = 0; b < ik->block_count; b++) memcpy(ik->blocks[b].active, reached[b], sizeof reached[b]);
   memcpy(k->active, access_active, sizeof access_active);
-  free(reached);
 }
 
 static void model_ir(ir_kernel *ik, LLVMValueRef address, const access_info *x, const poly *off, lane_model *m) {
@@ -3512,6 +3572,7 @@ static void analyze(ir_kernel *given) {
   free(ik.value_chunks);
   free(ik.bases);
   free(ik.addresses);
+  free(ik.turns_reached);
   map_free(&ik.block_of);
   map_free(&ik.value_of);
 }
