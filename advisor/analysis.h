@@ -246,6 +246,9 @@ typedef struct launch_info {
   long long block[3];
   bool known;
   template_args targs;
+  CXCursor callee;               /* the launched name at the launch, where warplint reports on it */
+  bool check_bounds;             /* a block not known at the launch, in a file checked: S_4 from the
+                                    kernel's own bound (its __launch_bounds__ in the device code) */
 } launch_info;
 
 /* An error diagnostic of the parse, where it is in the analysed file. */
@@ -426,6 +429,7 @@ int pow2_at_least(int n);
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal);  /* G_3 */
 bool lanes_irregular(const lane_model *m);
 bool lanes_consecutive(const lane_model *m, long long width);
+bool lanes_contiguous(const lane_model *m, long long width);
 /* The parameter that alone makes a symbolic lane stride (stride == width *
  * P, P maybe 1), or -1. */
 int unit_stride_parameter(const kernel_ctx *k, const lane_model *m, long long width);
@@ -470,7 +474,7 @@ void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
 /* branch_line: where a branch before the launch may set another shape (0: none) */
-void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line);
+void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line, bool bound);
 
 /* ---- names.c: the AST's names for what the device code touches ---- */
 /* The AST side of one kernel analysed on its device code. */
@@ -532,6 +536,7 @@ void ir_analyze(kernel_ctx *k, const device_code *code, void *function, const ir
 /* The kernel functions of fc's device code defined where fn is (its
  * instantiations), with their names (malloc'd); how many. */
 int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max);
+long long ir_max_threads(void *function);
 void ir_kernel_table_free(ir_kernel_table *t);
 
 /* ---- frontend.c ---- */

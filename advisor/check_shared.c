@@ -316,10 +316,12 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
               compare_text(k, f, "shared", "register"));
 }
 
-void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line) {
+/* S_4 at a launch: its block b; with bound, b is only the most the
+ * kernel's __launch_bounds__ allows, so only "fewer than 128" is sure. */
+void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line, bool bound) {
   long long threads = b[0] * b[1] * b[2];
   if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
-  if (threads >= 128 && threads % 32 == 0) return;
+  if (threads >= 128 && (threads % 32 == 0 || bound)) return;
   CXFile file;
   clang_getExpansionLocation(clang_getCursorLocation(callee), &file, NULL, NULL, NULL);
   wl_file_result *r = result_for_file(fc, file);
@@ -346,10 +348,12 @@ void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *b, unsigned
   snprintf(evidence, sizeof evidence, "measured on %s: %s",
            fc->opt->profile_short ? fc->opt->profile_short : "no profile", metric);
   char shape[96];
-  if (branch_line) snprintf(shape, sizeof shape, "block of %lld thread%s (unless the branch at line %u sets another)",
-                            threads, threads == 1 ? "" : "s", branch_line);
+  if (bound) snprintf(shape, sizeof shape, "block of at most %lld thread%s (the kernel's __launch_bounds__)", threads,
+                     threads == 1 ? "" : "s");
+  else if (branch_line) snprintf(shape, sizeof shape, "block of %lld thread%s (unless the branch at line %u sets another)",
+                                 threads, threads == 1 ? "" : "s", branch_line);
   else snprintf(shape, sizeof shape, "block of %lld thread%s", threads, threads == 1 ? "" : "s");
-  f->message = threads % 32
+  f->message = threads % 32 && !bound
       ? wl_format("%s is not a multiple of the 32-thread warp: the last warp runs partly empty; %s", shape, evidence)
       : wl_format("%s is smaller than 128: too few warps per block to hide latency; %s", shape, evidence);
 }

@@ -435,12 +435,12 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   /* a launch in a project header is the header's finding (once, however
    * many files include it: wl_flatten_results) */
   check = check && (in_file(launch, fc->file) || in_project_header(launch));
-  if (check && li.known) check_s4_launch(fc, callee, li.block, branch_line);
+  if (check && li.known) check_s4_launch(fc, callee, li.block, branch_line, false);
   parameter_calls calls;
   if (!li.known && parameter_shapes(block, &calls)) {
     bool agree = !calls.unknown;
     for (int i = 0; i < calls.count; i++) {
-      if (check) check_s4_launch(fc, callee, calls.shapes[i], 0);
+      if (check) check_s4_launch(fc, callee, calls.shapes[i], 0, false);
       agree = agree && !memcmp(calls.shapes[i], calls.shapes[0], sizeof calls.shapes[0]);
     }
     /* the lane model takes the block every call gives */
@@ -449,6 +449,8 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
       memcpy(li.block, calls.shapes[0], sizeof li.block);
     }
   }
+  li.callee = callee;
+  li.check_bounds = check && !li.known;
   GROW(fc->launches, fc->launch_count, fc->launch_cap);
   fc->launches[fc->launch_count++] = li;
 }

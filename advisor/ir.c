@@ -3656,6 +3656,26 @@ void ir_kernel_table_free(ir_kernel_table *t) {
   free(t);
 }
 
+/* The most threads a block of the kernel may have, as its
+ * __launch_bounds__ tells the device code ("nvvm.maxntid", x[,y,z]); 0
+ * where it has none. */
+long long ir_max_threads(void *function) {
+  LLVMAttributeRef attr =
+      LLVMGetStringAttributeAtIndex(function, LLVMAttributeFunctionIndex, "nvvm.maxntid", 12);
+  if (!attr) return 0;
+  unsigned len;
+  const char *text = LLVMGetStringAttributeValue(attr, &len);
+  char copy[64];
+  snprintf(copy, sizeof copy, "%.*s", (int)(len < sizeof copy ? len : sizeof copy - 1), text);
+  long long threads = 1;
+  for (char *at = copy, *end; *at; at = *end == ',' ? end + 1 : end) {
+    long long n = strtoll(at, &end, 10);
+    if (end == at || n <= 0 || n > 1024) return 0;
+    threads *= n;
+  }
+  return threads <= 1024 ? threads : 0;
+}
+
 int ir_kernels_of(file_ctx *fc, CXCursor fn, void **functions, char **names, int max) {
   CXFile file;
   unsigned line;

@@ -400,6 +400,17 @@ static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr,
   return guess;
 }
 
+/* S_4 at the launches of device function `name` whose block the launch
+ * leaves to run time, from the most threads the kernel allows. */
+static void check_bounded_launches(file_ctx *fc, void *function, const char *name) {
+  long long most = ir_max_threads(function);
+  if (most <= 0) return;
+  long long block[3] = {most, 1, 1};
+  for (int j = 0; j < fc->launch_count; j++)
+    if (fc->launches[j].check_bounds && fc->launches[j].device_name && strcmp(fc->launches[j].device_name, name) == 0)
+      check_s4_launch(fc, fc->launches[j].callee, block, 0, true);
+}
+
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   char *usr = cx_take(clang_getCursorUSR(fn));
   if (fc->device) {
@@ -409,6 +420,7 @@ void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
     for (int i = 0; i < n; i++) {
       launch_info guess;
       const launch_info *launch = launch_for(fc, fn, usr, names[i], &guess);
+      check_bounded_launches(fc, functions[i], names[i]);
       analyze_device(fc, fn, body, functions[i], launch, i == 0);
       record_kernel(fc, fn, "device", names[i], NULL);
       free(names[i]);

@@ -616,11 +616,13 @@ void model_evaluated(kernel_ctx *k, lane_eval_fn eval, void *ctx, long long widt
   unsigned act = k->active[warp];
   int lead = __builtin_ctz(act);
   /* under an unknown shift, narrow elements' sectors depend on where the
-   * warp starts; consecutive ones are consecutive wherever it starts */
-  bool consecutive = true;
-  for (int l = lead; l < 32; l++)
-    consecutive = consecutive && (!(act >> l & 1) || first.v[l] - first.v[lead] == (l - lead) * width);
-  if (first.shifted && width < 4 && !consecutive) return;
+   * warp starts; consecutive ones (up or down) are so wherever it starts */
+  bool ascending = true, descending = true;
+  for (int l = lead; l < 32; l++) {
+    ascending = ascending && (!(act >> l & 1) || first.v[l] - first.v[lead] == (l - lead) * width);
+    descending = descending && (!(act >> l & 1) || first.v[l] - first.v[lead] == (lead - l) * width);
+  }
+  if (first.shifted && width < 4 && !ascending && !descending) return;
   /* A few other warps, spread over the block (/ and % patterns repeat). */
   int others[4] = {warp + 1, warp + 2, k->warps / 2, k->warps - 1};
   for (int i = 0; i < 4; i++) {
@@ -893,6 +895,12 @@ bool lanes_irregular(const lane_model *m) {
 
 bool lanes_consecutive(const lane_model *m, long long width) {
   return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const && m->stride_value == width;
+}
+
+/* Consecutive elements, in either direction (str[n - i - 1] walks down). */
+bool lanes_contiguous(const lane_model *m, long long width) {
+  return (m->kind == LANE_CONCRETE || m->kind == LANE_SYMBOLIC) && m->stride_const &&
+         (m->stride_value == width || m->stride_value == -width);
 }
 
 /* A stride that a quotient (blockDim.x / 64) scales may be 0 or 1. */
