@@ -1560,13 +1560,14 @@ static int min_or_max(const char *name) {
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth);
 
-/* Whether p holds an atom for a value computed in the kernel (a quotient
- * of run-time sizes), not loaded nor carried by a loop. */
+/* Whether p holds an atom for a value the kernel computes from its block
+ * index (blockIdx.x / n, a block's share of a run-time count), not loaded
+ * nor carried by a loop: the probe's block index and sizes fix it. */
 static bool computed_atom(const kernel_ctx *k, const poly *p) {
   for (int i = 0; i < p->count; i++)
     for (int a = 0; a < p->terms[i].degree; a++) {
       const atom_info *atom = &k->atoms[p->terms[i].atoms[a]];
-      if (atom->kind == ATOMK_UNIFORM && !atom->loaded && !atom->loop_carried) return true;
+      if (atom->kind == ATOMK_UNIFORM && atom->per_block && !atom->loaded && !atom->loop_carried) return true;
     }
   return false;
 }
@@ -1637,7 +1638,8 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
   const ir_value *r = value_of(ik, v);
   if (!r->p.unknown) {
     /* a value made an atom (blockIdx.x / n) would take a probe value of
-     * its own, unrelated to the sizes it is computed from: from them */
+     * its own, unrelated to the block index and sizes it is computed from:
+     * from them */
     if (ik->k->probe_uniform && computed_atom(ik->k, &r->p) && depth <= 24 && LLVMIsAInstruction(v) &&
         operand_lanes(ik, v, warp, out, depth))
       return true;
