@@ -187,8 +187,13 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
       char readers[64] = "by the neighbouring threads, each on its own turn";
       if (k->atoms[loop].trips > 1)
         snprintf(readers, sizeof readers, "by up to %lld neighbouring threads", k->atoms[loop].trips);
-      char over[96] = "the loop";   /* "loop": ir.c's name for a counter the source does not name */
-      if (strcmp(k->atoms[loop].name, "loop") != 0)
+      /* "loop": ir.c's name for a counter the source does not name;
+       * "unrolled": reads a line repeats with no loop in the source
+       * (field[pos - 1], field[pos], field[pos + 1] in a helper) */
+      char over[96] = "the loop";
+      if (strcmp(k->atoms[loop].name, "unrolled") == 0)
+        snprintf(over, sizeof over, "each of its %lld reads here", k->atoms[loop].trips);
+      else if (strcmp(k->atoms[loop].name, "loop") != 0)
         snprintf(over, sizeof over, "the loop over '%s'", k->atoms[loop].name);
       set_message(f, wl_format("reusable global data '%s': %s moves the index as threadIdx.%c does, so each "
                                "element is read %s; stage the block's tile and halo in shared memory", a->name,

@@ -909,6 +909,21 @@ static void test_array_parameter_named(void) {
                 want, 2);
 }
 
+/* A helper's three reads of one line, x[i - 1], x[i], x[i + 1], with no
+ * loop in the source: S_5 says so, naming no loop. */
+static void test_helper_stencil_named(void) {
+  static const saying want[] = {{"S_5", 2, "each of its 3 reads here moves the index as threadIdx.x does"}};
+  check_sayings("helper_stencil.cu",
+                "__device__ float blur(int i, const float *x) {\n"
+                "  return 0.25f * (x[i - 1] + 2.0f * x[i] + x[i + 1]);\n"
+                "}\n"
+                "__global__ void smooth(const float *in, float *out, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x + 1;\n"
+                "  if (i < n - 1) out[i] = blur(i, in);\n"
+                "}\n",
+                want, 1);
+}
+
 /* G_3 in a transpose (fixtures/g3_transpose.cu) advises a shared-memory
  * tile naming S_3 and S_1, in the element type, with the reading array
  * staged into the rows; the kernels that are no transpose keep the advice
@@ -1149,6 +1164,7 @@ int main(int argc, char **argv) {
   test_clamped_stride_quoted();
   test_loaded_stride_named();
   test_array_parameter_named();
+  test_helper_stencil_named();
   test_transpose_advice();
   test_errors_say_what();
   test_summary_counts_note_lines();
