@@ -26,9 +26,12 @@ cat >"$scratch/tolerant.cu" <<'CU'
 __global__ void strided(float *a, int n) { a[threadIdx.x * n] = 1.0f; }
 __global__ void broken(float *a) { a[threadIdx.x] = missing_value; }
 CU
-cd "$root" || exit 1
-"$warplint" check --shim --format=sarif -j 2 --gpu tests/advisor/profiles/synthetic-sm90.json \
-  tests/advisor/fixtures/{s1,s5,c3,g3,t4,l}_positive.cu tests/advisor/fixtures/*negative*.cu "$scratch/tolerant.cu" \
+# The fixtures named as test_warplint_fixtures names them (absolute paths,
+# from the same working folder: CTest's, this test's build folder), so that
+# their device code comes from that test's run (WARPLINT_DEVICE_CACHE).
+fixtures=$root/tests/advisor/fixtures
+"$warplint" check --shim --format=sarif -j 2 --gpu "$root/tests/advisor/profiles/synthetic-sm90.json" \
+  "$fixtures"/{s1,s5,c3,g3,t4,l}_positive.cu "$fixtures"/*negative*.cu "$scratch/tolerant.cu" \
   >"$scratch/report.sarif" 2>"$scratch/stderr.txt"
 rc=$?
 [ $rc -le 1 ] || { echo "FAILED: warplint exited $rc"; head -5 "$scratch/stderr.txt"; exit 1; }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 char *wl_test_format(const char *fmt, ...) {
@@ -50,4 +51,23 @@ bool wl_test_write_file(const char *path, const char *text, size_t len) {
   if (!f) return false;
   bool ok = fwrite(text, 1, len, f) == len;
   return fclose(f) == 0 && ok;
+}
+
+static char *report_path(const char *name) {
+  const char *dir = getenv("WL_TEST_REPORTS");
+  return dir && *dir ? wl_test_format("%s/%s", dir, name) : NULL;
+}
+
+void wl_test_forget_report(const char *name) {
+  char *path = report_path(name);
+  if (path) remove(path);
+  free(path);
+}
+
+void wl_test_save_report(const char *name, const char *text) {
+  char *path = report_path(name);
+  if (!path || !text) { free(path); return; }
+  mkdir(getenv("WL_TEST_REPORTS"), 0777);   /* one level: its parent is the test's build folder */
+  if (!wl_test_write_file(path, text, strlen(text))) fprintf(stderr, "cannot write %s\n", path);
+  free(path);
 }
