@@ -3,10 +3,16 @@
  * report gives registers, stack (local memory) bytes and spills per kernel.
  * An L_ finding is then confirmed (the kernel uses local memory) or not. */
 #include "analysis.h"
+#include "device.h"
+#include "text_file.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static wl_kernel_usage *usage_for(wl_file_result *r, const char *mangled) {
@@ -38,6 +44,200 @@ static char *find_nvcc(const wl_options *opt) {
   return wl_strdup("nvcc");
 }
 
+/* ---- WARPLINT_DEVICE_CACHE: nvcc's resource reports kept between runs ----
+ * As device.c keeps compiled device code: with WARPLINT_DEVICE_CACHE=DIR an
+ * exit-0 report is kept in DIR, named by a hash of this warplint, the nvcc
+ * it came from (the real file and its time: /usr/local/cuda/bin/nvcc and
+ * --cuda-path's are one), the working folder, the environment nvcc reads
+ * include folders from and the command; the entry lists every file the
+ * compile read (nvcc's -MD) with a hash of its contents, and is used only
+ * while each of them still has them. The test suite sets it: the same
+ * fixture, checked by several tests with toolkit and stand-in headers,
+ * goes through nvcc once per run. */
+
+static unsigned long long ptxas_file_hash(const char *path, bool *ok) {
+  size_t len;
+  char *text = read_text_file(path, &len);
+  *ok = text != NULL;
+  unsigned long long h = text ? wl_fnv(WL_FNV_START, text, len) : 0;
+  free(text);
+  return h;
+}
+
+/* DIR/ptxas-HASH.txt for this nvcc and command, or NULL without a cache. */
+static char *ptxas_entry_name(const char *nvcc, const char *cmd) {
+  const char *dir = getenv("WARPLINT_DEVICE_CACHE");
+  if (!dir || !*dir) return NULL;
+  if (mkdir(dir, 0700) != 0 && errno != EEXIST) return NULL;
+  unsigned long long h = wl_fnv(WL_FNV_START, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  char real[PATH_MAX];
+  const char *which = realpath(nvcc, real) ? real : nvcc;
+  h = wl_fnv(h, which, strlen(which) + 1);
+  struct stat st;
+  if (stat(which, &st) == 0) h = wl_fnv(h, &st.st_mtime, sizeof st.st_mtime);
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) h = wl_fnv(h, cwd, strlen(cwd) + 1);
+  const char *env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "PATH"};
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++) {
+    const char *v = getenv(env[i]);
+    h = wl_fnv(h, v ? v : "", v ? strlen(v) + 1 : 0);
+    h = wl_fnv(h, "", 1);
+  }
+  /* the command without its nvcc, which the real file above stands for */
+  const char *rest = cmd + strlen(nvcc);
+  h = wl_fnv(h, rest, strlen(rest) + 1);
+  return wl_format("%s/ptxas-%016llx.txt", dir, h);
+}
+
+/* An entry: "ptxas-report BYTES\n", the report, then "HASH PATH" lines. */
+static char *ptxas_lookup(const char *entry) {
+  size_t len;
+  char *text = read_text_file(entry, &len);
+  if (!text) return NULL;
+  size_t bytes;
+  int at = 0;
+  char *report = NULL;
+  if (sscanf(text, "ptxas-report %zu\n%n", &bytes, &at) == 1 && at > 0 && (size_t)at + bytes <= len) {
+    bool ok = true;
+    int files = 0;
+    for (char *line = text + at + bytes; ok && *line;) {
+      char *end = strchr(line, '\n');
+      if (!end) { ok = false; break; }
+      *end = 0;
+      unsigned long long want;
+      int skip = 0;
+      bool read;
+      ok = sscanf(line, "%16llx %n", &want, &skip) == 1 && skip > 0 && ptxas_file_hash(line + skip, &read) == want && read;
+      files++;
+      line = end + 1;
+    }
+    if (ok && files > 0) {
+      report = malloc(bytes + 1);
+      if (report) {
+        memcpy(report, text + at, bytes);
+        report[bytes] = 0;
+      }
+    }
+  }
+  free(text);
+  return report;
+}
+
+/* The next name of a make rule (nvcc -MD): as device.c reads clang's. */
+static char *ptxas_next_dependency(char **at) {
+  char *p = *at;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r')) { p++; continue; }
+    break;
+  }
+  if (!*p) return NULL;
+  char *name = p, *out = p;
+  while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+    if (p[0] == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) p++;
+    else if (p[0] == '$' && p[1] == '$') p++;
+    else if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r' || !p[1])) break;
+    *out++ = *p++;
+  }
+  char *next = *p ? p + 1 : p;
+  *out = 0;
+  *at = next;
+  return name;
+}
+
+/* The report and the files of deps into entry; left out when one of them
+ * changed since started (its contents now may not be what nvcc read). */
+static void ptxas_store(const char *entry, const char *report, const char *deps_path, time_t started) {
+  size_t deps_len;
+  char *deps = read_text_file(deps_path, &deps_len);
+  if (!deps) return;
+  char *text = NULL;
+  size_t size = 0;
+  FILE *m = open_memstream(&text, &size);
+  bool ok = m != NULL;
+  if (ok) {
+    fprintf(m, "ptxas-report %zu\n%s", strlen(report), report);
+    char *at = deps;
+    char *target = ptxas_next_dependency(&at);   /* "/dev/null" */
+    char *colon = target ? ptxas_next_dependency(&at) : NULL;
+    ok = colon && strcmp(colon, ":") == 0;
+    int files = 0;
+    for (char *dep; ok && (dep = ptxas_next_dependency(&at));) {
+      struct stat st;
+      bool read;
+      unsigned long long h = ptxas_file_hash(dep, &read);
+      ok = read && stat(dep, &st) == 0 && st.st_mtime < started && !strchr(dep, '\n');
+      if (ok) fprintf(m, "%016llx %s\n", h, dep);
+      files++;
+    }
+    ok = fclose(m) == 0 && ok && files > 0;
+  }
+  if (ok) {
+    char *tmp = wl_format("%s.%d.tmp", entry, (int)getpid());
+    FILE *f = fopen(tmp, "wb");
+    bool written = f && fwrite(text, 1, size, f) == size;
+    if (f && fclose(f) != 0) written = false;
+    if (!written || rename(tmp, entry) != 0) unlink(tmp);
+    free(tmp);
+  }
+  free(text);
+  free(deps);
+}
+
+/* nvcc's output (stdout and stderr) for cmd, and its exit status in
+ * *status; from the cache when it holds it. NULL when nvcc did not run. */
+static char *nvcc_report(const char *nvcc, const char *cmd, int *status) {
+  char *entry = ptxas_entry_name(nvcc, cmd);
+  char *report = entry ? ptxas_lookup(entry) : NULL;
+  if (report) {
+    free(entry);
+    *status = 0;
+    return report;
+  }
+  char deps[4200] = "";
+  if (entry) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(deps, sizeof deps, "%s/warplint-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(deps);
+    if (fd >= 0) close(fd);
+    if (fd < 0 || !shell_safe(deps)) {
+      if (fd >= 0) unlink(deps);
+      *deps = 0;
+    }
+  }
+  /* the -MD file only beside a cache: it is how an entry knows its headers */
+  char *full = *deps ? wl_format("%s -MD -MF %s 2>&1", cmd, deps) : wl_format("%s 2>&1", cmd);
+  time_t started = time(NULL);
+  FILE *p = popen(full, "r");
+  free(full);
+  if (!p) {
+    if (*deps) unlink(deps);
+    free(entry);
+    return NULL;
+  }
+  size_t size = 0, cap = 4096;
+  report = malloc(cap);
+  char buf[4096];
+  size_t got;
+  while (report && (got = fread(buf, 1, sizeof buf, p)) > 0) {
+    if (size + got + 1 > cap) {
+      while (size + got + 1 > cap) cap *= 2;
+      char *grown = realloc(report, cap);
+      if (!grown) { free(report); report = NULL; break; }
+      report = grown;
+    }
+    memcpy(report + size, buf, got);
+    size += got;
+  }
+  *status = pclose(p);   /* as read_usage has always returned it: pclose's */
+  if (report) report[size] = 0;
+  /* a report holding a NUL would come back shorter than it was: not kept */
+  if (report && *status == 0 && entry && *deps && strlen(report) == size) ptxas_store(entry, report, deps, started);
+  if (*deps) unlink(deps);
+  free(entry);
+  return report;
+}
+
 /* The file's own flags nvcc needs to compile it as warplint parsed it:
  * include folders, macros, the language standard (from the compilation
  * database or after --). */
@@ -65,12 +265,15 @@ static int read_usage(const char *path, const char *const *args, int arg_count, 
     free(flags);
     flags = more;
   }
-  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v%s -o /dev/null %s 2>&1", nvcc, opt->arch, flags, path);
+  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v%s -o /dev/null %s", nvcc, opt->arch, flags, path);
   free(flags);
-  free(nvcc);
-  FILE *p = popen(cmd, "r");
+  int status;
+  char *report = nvcc_report(nvcc, cmd, &status);
   free(cmd);
-  if (!p) return -1;
+  free(nvcc);
+  if (!report) return -1;
+  FILE *p = fmemopen(report, strlen(report) + 1, "r");
+  if (!p) { free(report); return -1; }
   char line[1024];
   wl_kernel_usage *current = NULL;
   while (fgets(line, sizeof line, p)) {
@@ -97,7 +300,9 @@ static int read_usage(const char *path, const char *const *args, int arg_count, 
       }
     }
   }
-  return pclose(p);
+  fclose(p);
+  free(report);
+  return status;
 }
 
 /* Each L_ finding of r (and of its headers) confirmed or not by the
