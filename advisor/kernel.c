@@ -241,29 +241,31 @@ static bool launch_bounds_threads(CXFile file, CXCursor fn, CXCursor body, long 
 
 #define MAX_ANALYSES 4
 
-/* The block modelled: the launch's, else __launch_bounds__(N) for a kernel
- * that reads neither threadIdx.y nor .z (N threads in a row), else the
+/* The block modelled: the launch's, else __launch_bounds__(N) (as the
+ * device code has it, macros and #ifs resolved, else as the file writes
+ * it) for a kernel that reads neither threadIdx.y nor .z (N threads in a
+ * row), else the
  * rows the code numbers its threads by (threadIdx.y * 16 + threadIdx.x:
  * 16 wide, two warps' worth of rows, or N / 16 rows under
  * __launch_bounds__(N)), else the documented default: blockDim.x a
  * multiple of 32, so a warp is 32 consecutive threadIdx.x; 2 rows in y
  * (and z) when the kernel reads threadIdx.y (.z), for reuse across them.
  * Then every warp's lanes active. */
-static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_info *launch) {
+static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_info *launch, long long device_bound) {
   thread_dims dims = {.uses = k->uses_dim};
   clang_visitChildren(body, find_thread_dims, &dims);
-  long long bound = 0;
+  long long bound = device_bound;
   if (launch && launch->known) {
     memcpy(k->block, launch->block, sizeof k->block);
     k->block_known = true;
-  } else if (!k->uses_dim[1] && !k->uses_dim[2] && launch_bounds_threads(k->file, fn, body, &bound) &&
+  } else if (!k->uses_dim[1] && !k->uses_dim[2] && (bound || launch_bounds_threads(k->file, fn, body, &bound)) &&
              bound >= 1 && bound <= 1024) {
     k->block[0] = bound;
     k->block[1] = k->block[2] = 1;
     k->block_known = true;
   } else if (dims.row > 0 && k->uses_dim[0] && k->uses_dim[1] && !k->uses_dim[2]) {
     k->block[0] = dims.row;
-    k->block[1] = launch_bounds_threads(k->file, fn, body, &bound) && bound >= 2 * dims.row && bound <= 1024
+    k->block[1] = (bound || launch_bounds_threads(k->file, fn, body, &bound)) && bound >= 2 * dims.row && bound <= 1024
                       ? bound / dims.row
                       : 64 / dims.row;
     k->block[2] = 1;
@@ -288,7 +290,10 @@ static void model_block(kernel_ctx *k, CXCursor fn, CXCursor body, const launch_
 
 /* What one analysis of a kernel starts from: the built-in atoms, the
  * block, the result its file's findings go to. */
-static void kernel_start(kernel_ctx *k, file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch) {
+/* device_bound: the most threads the kernel's device code allows
+ * (__launch_bounds__, as compiled), 0 where unknown. */
+static void kernel_start(kernel_ctx *k, file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch,
+                         long long device_bound) {
   memset(k, 0, sizeof *k);
   k->fc = fc;
   k->path = fc->path;
@@ -304,7 +309,7 @@ static void kernel_start(kernel_ctx *k, file_ctx *fc, CXCursor fn, CXCursor body
     memset(&k->atoms[k->atom_count], 0, sizeof k->atoms[0]);
     k->atoms[k->atom_count++].kind = ATOMK_BUILTIN;
   }
-  model_block(k, fn, body, launch);
+  model_block(k, fn, body, launch, device_bound);
 }
 
 static void kernel_finish(kernel_ctx *k, bool inventory) {
@@ -326,7 +331,7 @@ static void kernel_finish(kernel_ctx *k, bool inventory) {
 /* The kernel from its syntax: the walk over its body. */
 static void analyze_syntax(file_ctx *fc, CXCursor fn, CXCursor body, const launch_info *launch, bool inventory) {
   kernel_ctx k;
-  kernel_start(&k, fc, fn, body, launch);
+  kernel_start(&k, fc, fn, body, launch, 0);
   walk_kernel(&k, fn, body);
   merge_vector_fields(&k);
   kernel_finish(&k, inventory);
@@ -348,7 +353,7 @@ static enum CXChildVisitResult register_private_array(CXCursor c, CXCursor paren
 static void analyze_device(file_ctx *fc, CXCursor fn, CXCursor body, void *function, const launch_info *launch,
                            bool inventory) {
   kernel_ctx k;
-  kernel_start(&k, fc, fn, body, launch);
+  kernel_start(&k, fc, fn, body, launch, ir_max_threads(function));
   ir_scope scope;
   ir_scope_init(&scope, fc, launch && !clang_Cursor_isNull(launch->kernel) ? launch->kernel : fn);
   clang_visitChildren(body, register_private_array, &k);
