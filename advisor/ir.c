@@ -3452,12 +3452,12 @@ static int compare_addresses(const void *a, const void *b) {
 }
 
 /* The sorted addresses of access `access`'s request from warp w (lanes 0: none). */
-static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
+static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, warp_request *r) {
   kernel_ctx *k = ik->k;
   const access_info *x = &k->accesses[access];
   lane_vals v;
   r->lanes = 0;
-  k->probe_uniform = PROBE_SIZE;
+  k->probe_uniform = probe;
   k->probe_block = 1;                    /* a block inside the grid: no clamp at its edges */
   bool ok = x->off.unknown ? ir_lanes(ik, ik->addresses[access], w, &v, 0) : poly_lanes(k, &x->off, w, &v);
   k->probe_uniform = k->probe_block = 0;
@@ -3474,6 +3474,25 @@ static void warp_request_of(ir_kernel *ik, int access, int w, warp_request *r) {
   for (int l = 0; l < r->lanes; l++) r->hash = (r->hash ^ (unsigned long long)r->address[l]) * 1099511628211ULL;
 }
 
+static bool warp_values_lost(const kernel_ctx *k, const poly *p) {
+  for (int i = 0; !p->unknown && i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++)
+      if (p->terms[i].atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[p->terms[i].atoms[a]].from_threads) return true;
+  return false;
+}
+
+static bool same_request(const warp_request *a, const warp_request *b) {
+  return a->lanes >= 2 && a->hash == b->hash && a->lanes == b->lanes &&
+         memcmp(a->address, b->address, (size_t)a->lanes * sizeof a->address[0]) == 0;
+}
+
+/* Whether two accesses sit in the same loops: their requests on one turn
+ * are compared with the loops' counters alike (a stencil that walks a
+ * third dimension turn by turn). */
+static bool same_loops(const access_info *x, const access_info *y) {
+  return x->loop_count == y->loop_count && memcmp(x->loops, y->loops, (size_t)x->loop_count * sizeof x->loops[0]) == 0;
+}
+
 static void find_neighbour_reuse(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
   enum { MAX_READS = 48 };   /* reads of one array followed: a stencil of several parts */
@@ -3483,13 +3502,24 @@ static void find_neighbour_reuse(ir_kernel *ik) {
     int list[MAX_READS], n = 0;
     for (int i = 0; i < k->access_count && n < MAX_READS; i++) {
       const access_info *x = &k->accesses[i];
-      if (x->array == a && x->read && !x->data_dependent && x->loop_count == 0) list[n++] = i;
+      /* a value one per warp that the warps need not share ((joined) of a
+       * row per warp) gives every warp the probe's one value: no warp
+       * could be told from another */
+      if (x->array == a && x->read && !x->data_dependent && !warp_values_lost(k, &x->off)) list[n++] = i;
     }
     if (n < 2) continue;
-    warp_request *req = malloc((size_t)n * (size_t)k->warps * sizeof *req);
+    /* the requests under two sets of run-time sizes: two reads' requests
+     * are the same only where they agree under both (sizes the probe
+     * happens to make alike must not join two rows) */
+    size_t count = (size_t)n * (size_t)k->warps;
+    warp_request *req = malloc(2 * count * sizeof *req);
     if (!req) continue;
+    warp_request *other = req + count;
     for (int i = 0; i < n; i++)
-      for (int w = 0; w < k->warps; w++) warp_request_of(ik, list[i], w, &req[i * k->warps + w]);
+      for (int w = 0; w < k->warps; w++) {
+        warp_request_of(ik, list[i], w, PROBE_SIZE, &req[i * k->warps + w]);
+        warp_request_of(ik, list[i], w, 2 * PROBE_SIZE + 8, &other[i * k->warps + w]);
+      }
     /* per read: its warps' requests another warp makes through another read
      * (where the launch is not known, the modelled block's z layers stand
      * for other blocks: a real block is seldom deeper than one layer) */
@@ -3509,9 +3539,9 @@ static void find_neighbour_reuse(ir_kernel *ik) {
         bool found = false;
         for (int j = 0; j < n; j++)
           for (int v = 0; v < k->warps; v++) {
-            const warp_request *o = &req[j * k->warps + v];
-            if (j == i || v == w || layer[v] != layer[w] || o->hash != r->hash || o->lanes != r->lanes ||
-                memcmp(o->address, r->address, (size_t)r->lanes * sizeof r->address[0]))
+            if (j == i || v == w || layer[v] != layer[w] || !same_loops(&k->accesses[list[i]], &k->accesses[list[j]]) ||
+                !same_request(r, &req[j * k->warps + v]) ||
+                !same_request(&other[i * k->warps + w], &other[j * k->warps + v]))
               continue;
             found = true;
             partner[i] = j;
