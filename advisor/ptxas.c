@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -184,6 +185,12 @@ static void ptxas_store(const char *entry, const char *report, const char *deps_
   free(deps);
 }
 
+/* nvcc on a large file can take minutes (a 224 KB Monte Carlo kernel: ~4
+ * under load) for a confirmation the findings do not need: past this,
+ * the report is given up, as the device compile is (device.c). */
+#define NVCC_TIMEOUT_SECONDS 120
+#define TIMED_OUT 124            /* timeout(1)'s exit status */
+
 /* nvcc's output (stdout and stderr) for cmd, and its exit status in
  * *status; from the cache when it holds it. NULL when nvcc did not run. */
 static char *nvcc_report(const char *nvcc, const char *cmd, int *status) {
@@ -206,7 +213,11 @@ static char *nvcc_report(const char *nvcc, const char *cmd, int *status) {
     }
   }
   /* the -MD file only beside a cache: it is how an entry knows its headers */
-  char *full = *deps ? wl_format("%s -MD -MF %s 2>&1", cmd, deps) : wl_format("%s 2>&1", cmd);
+  char *run = *deps ? wl_format("%s -MD -MF %s 2>&1", cmd, deps) : wl_format("%s 2>&1", cmd);
+  /* timeout(1) where the system has it (coreutils; not every macOS) */
+  char *full = wl_format("if command -v timeout >/dev/null 2>&1; then exec timeout %d %s; else exec %s; fi",
+                         NVCC_TIMEOUT_SECONDS, run, run);
+  free(run);
   time_t started = time(NULL);
   FILE *p = popen(full, "r");
   free(full);
@@ -331,6 +342,11 @@ void wl_ptxas(const char *path, const char *const *args, int arg_count, const wl
     return;
   }
   int status = read_usage(path, args, arg_count, opt, r);
+  if (status > 0 && WIFEXITED(status) && WEXITSTATUS(status) == TIMED_OUT) {
+    wl_result_error(r, "%s: note: --ptxas: nvcc took over %d s and was stopped; L_ findings stay unconfirmed", path,
+                    NVCC_TIMEOUT_SECONDS);
+    return;
+  }
   if (status != 0 || r->usage_count == 0) {
     wl_result_error(r, "%s: note: --ptxas: nvcc gave no resource report (exit status %d); L_ findings stay "
                     "unconfirmed", path, status);
