@@ -213,22 +213,10 @@ static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-
 
 /* The precompiled forced includes for this setup and standard, built into
  * the cache when missing; false when there is no cache or it cannot be built. */
-static bool precompiled(const char *clang, const cuda_setup *s, const char *std, char *pch, size_t size) {
-  char folder[400];
-  if (!wl_cache_folder(folder, sizeof folder)) return false;
-  unsigned long long h = WL_FNV_START;
-  h = wl_fnv(h, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
-  h = wl_fnv(h, clang, strlen(clang));
-  struct stat st;
-  if (stat(clang, &st) == 0) h = wl_fnv(h, &st.st_mtime, sizeof st.st_mtime);
-  for (int i = 0; i < s->arg_count; i++) h = wl_fnv(h, s->args[i], strlen(s->args[i]) + 1);
-  h = wl_fnv(h, std, strlen(std));
-  h = wl_fnv(h, headers_root, strlen(headers_root));      /* the PCH names the files it was made from */
-  for (unsigned i = 0; i < s->file_count; i++) h = wl_fnv(h, s->files[i].Contents, s->files[i].Length);
-  snprintf(pch, size, "%s/device-%016llx.pch", folder, h);
-  if (access(pch, R_OK) == 0) return true;
-  /* built beside it under a name of this process's, then renamed: another
-   * warplint building the same file at the same time does no harm */
+static pthread_mutex_t pch_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The device PCH at pch, built under a name of this process's and renamed. */
+static bool build_pch(const char *clang, const cuda_setup *s, const char *std, const char *folder, const char *pch) {
   char empty[700], tmp[700], errors[700];
   snprintf(empty, sizeof empty, "%s/empty.cu", folder);   /* kept: the PCH refers to it */
   snprintf(tmp, sizeof tmp, "%s.%d.tmp", pch, (int)getpid());
@@ -248,6 +236,32 @@ static bool precompiled(const char *clang, const cuda_setup *s, const char *std,
   unlink(errors);
   return ok;
 }
+
+
+static bool precompiled(const char *clang, const cuda_setup *s, const char *std, char *pch, size_t size) {
+  char folder[400];
+  if (!wl_cache_folder(folder, sizeof folder)) return false;
+  unsigned long long h = WL_FNV_START;
+  h = wl_fnv(h, WARPLINT_VERSION, strlen(WARPLINT_VERSION));
+  h = wl_fnv(h, clang, strlen(clang));
+  struct stat st;
+  if (stat(clang, &st) == 0) h = wl_fnv(h, &st.st_mtime, sizeof st.st_mtime);
+  for (int i = 0; i < s->arg_count; i++) h = wl_fnv(h, s->args[i], strlen(s->args[i]) + 1);
+  h = wl_fnv(h, std, strlen(std));
+  h = wl_fnv(h, headers_root, strlen(headers_root));      /* the PCH names the files it was made from */
+  for (unsigned i = 0; i < s->file_count; i++) h = wl_fnv(h, s->files[i].Contents, s->files[i].Length);
+  snprintf(pch, size, "%s/device-%016llx.pch", folder, h);
+  if (access(pch, R_OK) == 0) return true;
+  /* one thread of a process builds it while the others wait (they shared
+   * its temporary name and wrote one file at once); built beside it under a
+   * name of this process's, then renamed: another warplint building the
+   * same file at the same time does no harm */
+  pthread_mutex_lock(&pch_lock);
+  bool ok = access(pch, R_OK) == 0 || build_pch(clang, s, std, folder, pch);
+  pthread_mutex_unlock(&pch_lock);
+  return ok;
+}
+
 
 /* ---- the compile ---- */
 
