@@ -415,10 +415,7 @@ static bool cache_lookup(const device_job *j, char *bitcode, size_t size) {
   return false;
 }
 
-/* The next name in a make rule as clang writes it (-MD): names apart by
- * blanks, a backslash before a newline continues the line, one before a
- * blank or '#' keeps it in the name, "$$" is '$'. NULL at the end. */
-static char *next_dependency(char **at) {
+char *wl_next_dependency(char **at) {
   char *p = *at;
   for (;;) {
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
@@ -461,10 +458,10 @@ static void cache_store(const device_job *j) {
     fprintf(m, "bitcode %s\n", name + (slash - j->cached) + 1);
     ok = access(name, R_OK) == 0 || write_file(name, bc, bc_len);
     char *at = deps;
-    char *target = next_dependency(&at);   /* "OUTPUT:" */
+    char *target = wl_next_dependency(&at);   /* "OUTPUT:" */
     ok = ok && target && target[strlen(target) - 1] == ':';
     int files = 0;
-    for (char *dep; ok && (dep = next_dependency(&at));) {
+    for (char *dep; ok && (dep = wl_next_dependency(&at));) {
       struct stat st;
       unsigned long long dh;
       ok = strchr(dep, '\n') == NULL && stat(dep, &st) == 0 && !changed_since(&st, &j->started) && file_hash(dep, &dh);

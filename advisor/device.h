@@ -28,6 +28,12 @@ device_job *device_start(const char *path, const char *const *extra_args, int ex
 bool device_finish(device_job *job, device_code *code, char *why, size_t why_size);
 void device_free(device_code *code);
 
+/* The next name in a make rule as clang and nvcc write it (-MD): names
+ * apart by blanks, a backslash before a newline continues the line, one
+ * before a blank or '#' keeps it in the name, "$$" is '$'. NULL at the
+ * end. Names are cut out of the text at *at, in place. */
+char *wl_next_dependency(char **at);
+
 /* Once per process, before any thread makes a libclang index. */
 void device_init(void);
 

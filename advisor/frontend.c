@@ -114,7 +114,11 @@ static bool default_argument(CXCursor arg) {
 static bool dim3_args_at(CXCursor c, unsigned before, int depth, long long *b, unsigned *branch_line) {
   c = strip(c);
   if (launch_value(c, before, depth, &b[0], branch_line)) { b[1] = b[2] = 1; return true; }
-  if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
+  /* dim3(a, b, c): a constructor; a function that returns a dim3
+   * (mesh.threadBlock()) is no shape of the launch's own */
+  if (clang_getCursorKind(c) != CXCursor_CallExpr ||
+      clang_getCursorKind(clang_getCursorReferenced(c)) != CXCursor_Constructor)
+    return false;
   int n = clang_Cursor_getNumArguments(c);
   if (n < 0 || n > 3) return false;
   b[0] = b[1] = b[2] = 1;

@@ -124,28 +124,6 @@ static char *ptxas_lookup(const char *entry) {
   return report;
 }
 
-/* The next name of a make rule (nvcc -MD): as device.c reads clang's. */
-static char *ptxas_next_dependency(char **at) {
-  char *p = *at;
-  for (;;) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r')) { p++; continue; }
-    break;
-  }
-  if (!*p) return NULL;
-  char *name = p, *out = p;
-  while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
-    if (p[0] == '\\' && (p[1] == ' ' || p[1] == '#' || p[1] == '\\')) p++;
-    else if (p[0] == '$' && p[1] == '$') p++;
-    else if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r' || !p[1])) break;
-    *out++ = *p++;
-  }
-  char *next = *p ? p + 1 : p;
-  *out = 0;
-  *at = next;
-  return name;
-}
-
 /* The report and the files of deps into entry; left out when one of them
  * changed since started (its contents now may not be what nvcc read). */
 static void ptxas_store(const char *entry, const char *report, const char *deps_path, time_t started) {
@@ -159,11 +137,11 @@ static void ptxas_store(const char *entry, const char *report, const char *deps_
   if (ok) {
     fprintf(m, "ptxas-report %zu\n%s", strlen(report), report);
     char *at = deps;
-    char *target = ptxas_next_dependency(&at);   /* "/dev/null" */
-    char *colon = target ? ptxas_next_dependency(&at) : NULL;
+    char *target = wl_next_dependency(&at);   /* "/dev/null" */
+    char *colon = target ? wl_next_dependency(&at) : NULL;
     ok = colon && strcmp(colon, ":") == 0;
     int files = 0;
-    for (char *dep; ok && (dep = ptxas_next_dependency(&at));) {
+    for (char *dep; ok && (dep = wl_next_dependency(&at));) {
       struct stat st;
       bool read;
       unsigned long long h = ptxas_file_hash(dep, &read);
