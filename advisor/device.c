@@ -831,17 +831,29 @@ static bool declare_host_constructor(char *text, size_t len, size_t name) {
  * file's other errors may point at one already closed up). */
 static bool close_launch_brackets(char *text, size_t len, size_t at) { return respell_launch_at(text, len, at) >= 0; }
 
+/* A launch from device code: the file is compiled again as relocatable
+ * device code, as nvcc's -rdc=true that its build gives; nothing to edit. */
+static bool keep_launch(char *text, size_t len, size_t at) {
+  (void)text;
+  (void)len;
+  (void)at;
+  return true;
+}
+
 static const struct {
   const char *error;
   source_fix fix;
-  bool extern_shared;            /* the copy needs -fgpu-rdc and SHARED_AS_EXTERN defined */
+  bool extern_shared;            /* the copy needs SHARED_AS_EXTERN defined (and -fgpu-rdc) */
+  bool rdc;                      /* the compile needs -fgpu-rdc */
 } nvcc_accepts[] = {
-    {": error: initialization is not supported for __shared__ variables", make_shared_extern, true},
-    {": error: invalid % escape in inline assembly string", drop_asm_percent, false},
-    {": error: expected expression", close_launch_brackets, false},
-    {": error: constructor for '", declare_host_constructor, false},
-    {": error: no viable conversion from", empty_host_body, false},
-    {": error: no matching constructor for initialization of", empty_host_body, false},
+    {": error: initialization is not supported for __shared__ variables", make_shared_extern, true, true},
+    {": error: invalid % escape in inline assembly string", drop_asm_percent, false, false},
+    {": error: expected expression", close_launch_brackets, false, false},
+    {": error: constructor for '", declare_host_constructor, false, false},
+    {": error: no viable conversion from", empty_host_body, false, false},
+    {": error: no matching constructor for initialization of", empty_host_body, false, false},
+    {": error: kernel launch from __device__ or __global__ function requires relocatable device code", keep_launch,
+     false, true},
 };
 
 /* The places of the compile's errors when every error is one of
@@ -890,7 +902,7 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
   source_place at[MAX_FIXES];
   int n = fixable_errors(j->errors, at, MAX_FIXES);
   if (n == 0) return status;
-  bool done[MAX_FIXES] = {0}, shared = false;
+  bool done[MAX_FIXES] = {0}, shared = false, rdc = false;
   char **argv = j->argv[v];
   int argc = j->argc[v];
   for (int i = 0; i < n; i++) {
@@ -903,6 +915,7 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
       size_t place = byte_at_place(text, len, at[k].line, at[k].column);
       edited = place < len && nvcc_accepts[at[k].form].fix(text, len, place);
       shared = shared || nvcc_accepts[at[k].form].extern_shared;
+      rdc = rdc || nvcc_accepts[at[k].form].rdc;
       done[k] = true;
     }
     char copy[320], remap[sizeof at[i].path + sizeof copy + 1];
@@ -915,10 +928,8 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
     const char *args[] = {"-Xclang", "-remap-file", "-Xclang", remap};
     for (size_t a = 0; a < 4; a++) argv[argc++] = wl_strdup(args[a]);
   }
-  if (shared) {
-    argv[argc++] = wl_strdup("-fgpu-rdc");
-    argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
-  }
+  if (rdc) argv[argc++] = wl_strdup("-fgpu-rdc");
+  if (shared) argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
   j->argc[v] = argc;
   /* a failure keeps the first compile's errors, which name the user's code */
   char errors[320];

@@ -400,16 +400,25 @@ static char *device_name(CXCursor kernel) {
   return name;
 }
 
+/* The argument of a launch's configuration call that holds the block:
+ * (grid, block, ...) from host code, (0, 0, grid, block, ...) for
+ * cudaLaunchDevice, a launch from device code (dynamic parallelism); -1
+ * for a call that is no launch's configuration. */
+static int block_argument(CXCursor config) {
+  char *name = cx_take(clang_getCursorSpelling(config));
+  int at = strcmp(name, "__cudaPushCallConfiguration") == 0 || strcmp(name, "cudaConfigureCall") == 0 ? 1
+           : strcmp(name, "cudaLaunchDevice") == 0                                                      ? 3
+                                                                                                      : -1;
+  free(name);
+  return at;
+}
+
 /* A launch is a call whose second child is the configuration call that
  * clang makes of <<<...>>>. */
 bool launch_syntax(CXCursor c, child_list *l) {
   if (clang_getCursorKind(c) != CXCursor_CallExpr) return false;
   *l = children(c);
-  if (l->n < 2 || clang_getCursorKind(l->c[1]) != CXCursor_CallExpr) return false;
-  char *config = cx_take(clang_getCursorSpelling(l->c[1]));
-  bool is_launch = strcmp(config, "__cudaPushCallConfiguration") == 0 || strcmp(config, "cudaConfigureCall") == 0;
-  free(config);
-  return is_launch;
+  return l->n >= 2 && clang_getCursorKind(l->c[1]) == CXCursor_CallExpr && block_argument(l->c[1]) >= 0;
 }
 
 /* A header of the user's project: not a system header (the toolkit's, the
@@ -434,7 +443,7 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   li.kernel = kernel;
   li.device_name = device_name(kernel);
   unsigned branch_line;
-  CXCursor block = clang_Cursor_getArgument(config, 1);
+  CXCursor block = clang_Cursor_getArgument(config, (unsigned)block_argument(config));
   li.known = block_shape(block, launch, li.block, &branch_line);
   /* a launch in a project header is the header's finding (once, however
    * many files include it: wl_flatten_results) */
@@ -806,6 +815,11 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
    * host-only in the host pass. clang reports such calls only in functions
    * it emits for that side */
   args[n++] = "-fgpu-defer-diag";
+  /* a launch from device code (dynamic parallelism) parses only as
+   * relocatable device code, nvcc's -rdc=true, which such code's builds
+   * give; it changes nothing else of the host side's syntax (the device
+   * compile asks for it only where it must: device.c) */
+  if (!device) args[n++] = "-fgpu-rdc";
   /* The device compile links the toolkit's libdevice as nvcc does (and
    * without it clang takes the toolkit for an old one: no launches). */
   if (!device || !opt->cuda_path) args[n++] = "-nocudalib";
