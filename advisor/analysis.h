@@ -332,6 +332,7 @@ bool launch_syntax(CXCursor c, child_list *l);
 struct child_list { CXCursor c[8]; int n; };
 char *cx_take(CXString s);
 char *source_text(CXCursor c);                   /* the expression as written (at most 60 bytes) */
+void visit_unit(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
 child_list children(CXCursor c);
 CXCursor strip(CXCursor c);                      /* through casts and parentheses */
 void location_of(CXCursor c, unsigned *line, unsigned *column);

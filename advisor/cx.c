@@ -27,6 +27,39 @@ char *source_text(CXCursor c) {
   return wl_strdup(text);
 }
 
+/* An implicit instance of a function template (or of a class template's
+ * member): its location is its pattern's, where an explicit
+ * specialisation has its own. */
+static bool implicit_instance(CXCursor c) {
+  CXCursor pattern = clang_getSpecializedCursorTemplate(c);
+  if (clang_Cursor_isNull(pattern)) return false;
+  return clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(pattern));
+}
+
+typedef struct unit_visit {
+  CXCursorVisitor visitor;
+  CXClientData data;
+} unit_visit;
+
+static enum CXChildVisitResult visit_own(CXCursor c, CXCursor parent, CXClientData d) {
+  unit_visit *u = d;
+  if (implicit_instance(c)) return CXChildVisit_Continue;
+  return u->visitor(c, parent, u->data);
+}
+
+/* Visits the translation unit as clang_visitChildren does, through the
+ * declarations of the parse itself. The index leaves out the precompiled
+ * header's declarations (main.c's clang_createIndex(1, ...)): visiting
+ * them read the whole toolkit back from the header, most of a warm run's
+ * time. libclang then walks the parse's list of top-level declarations,
+ * which also holds the implicit instances of function templates, never
+ * met when it walked the translation unit's declarations: they are
+ * skipped here, at any depth, as they were there. */
+void visit_unit(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data) {
+  unit_visit u = {visitor, data};
+  clang_visitChildren(clang_getTranslationUnitCursor(tu), visit_own, &u);
+}
+
 static enum CXChildVisitResult collect_child(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   child_list *l = d;

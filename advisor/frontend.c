@@ -81,7 +81,7 @@ static bool template_parameter_value(CXCursor parameter, long long *v) {
   clang_visitChildren(u.owner, count_parameters, &p);
   u.index = p.index;
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(parameter);
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), find_instances, &u);
+  visit_unit(tu, find_instances, &u);
   if (u.values != 1) return false;
   *v = u.value;
   return true;
@@ -339,8 +339,7 @@ static bool parameter_shapes(CXCursor arg, parameter_calls *p) {
   for (int i = 0; i < n; i++)
     if (clang_equalCursors(clang_Cursor_getArgument(p->function, (unsigned)i), parameter)) {
       p->index = (unsigned)i;
-      clang_visitChildren(clang_getTranslationUnitCursor(clang_Cursor_getTranslationUnit(arg)), find_parameter_calls,
-                          p);
+      visit_unit(clang_Cursor_getTranslationUnit(arg), find_parameter_calls, p);
       return p->count > 0;
     }
   return false;
@@ -1111,9 +1110,8 @@ void wl_analyze_file(void *cx_index, const char *path, const char *const *extra_
   fc.file = clang_getFile(tu, path);
   if (through_pch) fc.own_files = host_pch_files(tu);
   collect_errors(tu, &fc);
-  CXCursor root = clang_getTranslationUnitCursor(tu);
-  clang_visitChildren(root, find_launches, &fc);
-  clang_visitChildren(root, find_kernels, &fc);
+  visit_unit(tu, find_launches, &fc);
+  visit_unit(tu, find_kernels, &fc);
   report_errors(&fc, text);
   apply_suppressions(r, text, len);
   for (size_t h = 0; h < r->header_count; h++) {

@@ -558,7 +558,7 @@ typedef struct pool {
 
 static void *worker(void *arg) {
   pool *p = arg;
-  CXIndex index = clang_createIndex(0, 0);  /* one per thread: libclang indexes are not shared */
+  CXIndex index = clang_createIndex(1, 0);  /* one per thread: libclang indexes are not shared */
   for (;;) {
     pthread_mutex_lock(&p->lock);
     int i = p->next++;

@@ -107,6 +107,27 @@ static enum CXChildVisitResult find_type(CXCursor c, CXCursor parent, CXClientDa
   return CXChildVisit_Break;
 }
 
+/* The size of a type the toolkit's headers declare, whose declarations
+ * are in the precompiled header, where visit_unit does not walk: the
+ * vector types, n unpadded components of their base type (float3: 12
+ * bytes; CUDA C++ Programming Guide, "Built-in Vector Types"), and the
+ * 16-bit floating-point types. 0 for any other name. */
+static long long toolkit_type_size(const char *name) {
+  static const struct { const char *name; long long size; } bases[] = {
+    {"char", 1}, {"uchar", 1}, {"short", 2}, {"ushort", 2}, {"int", 4}, {"uint", 4}, {"float", 4}, {"long", 8},
+    {"ulong", 8}, {"longlong", 8}, {"ulonglong", 8}, {"double", 8}};
+  static const struct { const char *name; long long size; } halves[] = {
+    {"__half", 2}, {"__half2", 4}, {"__nv_bfloat16", 2}, {"__nv_bfloat162", 4}};
+  for (size_t i = 0; i < sizeof halves / sizeof halves[0]; i++)
+    if (strcmp(name, halves[i].name) == 0) return halves[i].size;
+  size_t len = strlen(name);
+  if (len < 2 || name[len - 1] < '1' || name[len - 1] > '4') return 0;
+  for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++)
+    if (strlen(bases[i].name) == len - 1 && strncmp(name, bases[i].name, len - 1) == 0)
+      return bases[i].size * (name[len - 1] - '0');
+  return 0;
+}
+
 /* One template argument at *p: a type's size and spelling, or an integral
  * value; false when it is not read (the argument stays unknown). */
 static bool template_argument(CXTranslationUnit tu, const char **p, bool *is_type, long long *value, char *spelt,
@@ -157,7 +178,8 @@ static bool template_argument(CXTranslationUnit tu, const char **p, bool *is_typ
   }
   *p = q;
   named_type t = {name, 0};
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), find_type, &t);
+  visit_unit(tu, find_type, &t);
+  if (t.size <= 0) t.size = toolkit_type_size(name);
   if (t.size <= 0) return false;
   *value = t.size;
   snprintf(spelt, size, "%s", name);

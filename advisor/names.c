@@ -146,7 +146,7 @@ static int compare_vars(const void *a, const void *b) {
 static ast_index *build_index(CXTranslationUnit tu) {
   ast_index *x = calloc(1, sizeof *x);
   if (!x) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
-  clang_visitChildren(clang_getTranslationUnitCursor(tu), index_cursor, x);
+  visit_unit(tu, index_cursor, x);
   qsort(x->places, (size_t)x->count, sizeof *x->places, compare_places);
   qsort(x->vars, (size_t)x->var_count, sizeof *x->vars, compare_vars);
   return x;
