@@ -209,7 +209,9 @@ static const char *language_standard(const cuda_setup *s, const char *const *ext
  * __noinline__: one clang leaves as a call (dxtc's evalAllPermutations) is
  * not in the kernel the lane model walks. */
 static const char *const codegen_args[] = {"-O3", "-gline-tables-only", "-w", "-mllvm", "-unroll-threshold=1000",
-                                           "-mllvm", "-inline-threshold=100000", "-ferror-limit=0"};
+                                           "-mllvm", "-inline-threshold=100000", "-mllvm",
+                                           "-simplifycfg-hoist-common=false", "-mllvm",
+                                           "-simplifycfg-sink-common=false", "-ferror-limit=0"};
 
 /* The precompiled forced includes for this setup and standard, built into
  * the cache when missing; false when there is no cache or it cannot be built. */

@@ -2730,6 +2730,14 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
 
 /* place: the instruction whose line and block the access takes (inst
  * itself, or the arm of a joined address, below). */
+/* A copy or fill of a run-time length (llvm.memcpy of n bytes): the
+ * compiler walks its span with a counter of its byte loop, so no element
+ * it reaches is known after unrolling. */
+static bool run_time_span(LLVMValueRef inst) {
+  return LLVMIsACallInst(inst) && strncmp(callee_name(inst), "llvm.mem", 8) == 0 &&
+         LLVMGetNumArgOperands(inst) >= 3 && !LLVMIsAConstantInt(LLVMGetOperand(inst, 2));
+}
+
 static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, LLVMValueRef address, long long shift,
                          long long width, int mode) {
   kernel_ctx *k = ik->k;
@@ -2761,8 +2769,10 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   /* a library's scratch layout in shared memory (cub's TempStorage) and
    * its private arrays (sinf's slow path, inlined from clang's or CUDA's
    * math headers) are not the user's to change; its global accesses are to
-   * the user's data */
-  if ((a->space == SP_SHARED && in_library(ik, inst, false)) || (a->space == SP_LOCAL && in_library(ik, inst, true)))
+   * the user's data, as is a copy of a run-time length (the user's memcpy
+   * through the toolkit's wrapper) */
+  if ((a->space == SP_SHARED && in_library(ik, inst, false)) ||
+      (a->space == SP_LOCAL && !run_time_span(inst) && in_library(ik, inst, true)))
     return;
   poly off = at->p;
   if (shift) {
@@ -2811,7 +2821,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   x->off = off;
   x->data_dependent = off.unknown && off.data_dependent;
   long long constant;
-  x->unroll_known = !off.unknown && (poly_is_const(&off, &constant) || (local && set_by_unrolled(k, &off)));
+  x->unroll_known = !off.unknown && (poly_is_const(&off, &constant) || (local && set_by_unrolled(k, &off))) &&
+                    !run_time_span(inst);
   /* the loops around it, outermost first */
   int chain[MAX_LOOPS], depth = 0;
   for (int l = ik->blocks[block].loop; l >= 0 && depth < MAX_LOOPS; l = ik->loops[l].parent) chain[depth++] = l;
@@ -2894,19 +2905,6 @@ static long long argument_alignment(LLVMValueRef call, unsigned i) {
   return a ? (long long)LLVMGetEnumAttributeValue(a) : 0;
 }
 
-/* One side of a copy of n bytes: a vector type's whole (n a power of two
- * up to 16: a uint4, a float2, whose type promises that alignment whatever
- * clang could prove of the address), else pieces as wide as the side's
- * promised alignment allows, up to 16 bytes, 4 at the least (a record's
- * fields). */
-static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, long long n, int mode) {
-  long long align = argument_alignment(call, side), piece = 16;
-  if (n <= 16 && (n & (n - 1)) == 0) align = n;
-  if (align < 4) align = 4;
-  while (piece > 1 && (n % piece || piece > align)) piece /= 2;
-  if (n / piece <= MAX_PIECES) record_pieces(ik, call, call, LLVMGetOperand(call, side), n, piece, mode);
-}
-
 /* The byte count of an llvm.memcpy or llvm.memset, when it is a constant;
  * else 0. */
 static long long constant_length(LLVMValueRef call) {
@@ -2914,31 +2912,53 @@ static long long constant_length(LLVMValueRef call) {
   return LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : 0;
 }
 
+/* The widest piece a copy or fill moves at once through side `side` of
+ * call, of n bytes (0: a run-time length): a vector type's whole (n a
+ * power of two up to 16: a uint4, a float2, whose type promises that
+ * alignment whatever clang could prove of the address), else as wide as
+ * the side's promised alignment allows, up to 16 bytes, 4 at the least (a
+ * record's fields). A side promised only 1 or 2 bytes, a copy through a
+ * char pointer (memcpy(hash, state, 16), memcpy(q, in + count, partial)),
+ * moves pieces that narrow: the compiler cannot assume more of the
+ * address. */
+static long long copy_piece(LLVMValueRef call, unsigned side, long long n) {
+  long long align = argument_alignment(call, side), piece = 16;
+  if (align > 0 && align < 4) return n > 0 && n % align ? 1 : align;
+  if (n > 0 && n <= 16 && (n & (n - 1)) == 0) align = n;
+  if (align < 4) align = 4;
+  if (n <= 0) return align < 16 ? align : 16;
+  while (piece > 1 && (n % piece || piece > align)) piece /= 2;
+  return piece;
+}
+
+/* One side of a copy or fill of n bytes: its pieces, at most MAX_PIECES
+ * of them (the first ones of a longer narrow copy, which stand for the
+ * rest: each is one request of the same lanes); of a run-time length, the
+ * first piece, each lane from its own start. */
+static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, long long n, int mode) {
+  long long piece = copy_piece(call, side, n);
+  if (n <= 0) n = piece;
+  if (n / piece > MAX_PIECES && piece >= 4) return;
+  if (n / piece > MAX_PIECES) n = MAX_PIECES * piece;
+  record_pieces(ik, call, call, LLVMGetOperand(call, side), n, piece, mode);
+}
+
 /* A struct or vector copied whole (s[w] = make_uint4(..), a record
- * assigned to another: clang's llvm.memcpy of a constant length): a read
- * of the source and a write of the destination, each in the widest pieces
- * its alignment allows, as nvcc's ld.v4 and st.v4. */
+ * assigned to another: clang's llvm.memcpy of a constant length), or a
+ * copy of a run-time length (memcpy of a message's bytes): a read of the
+ * source and a write of the destination, in the pieces copy_piece says,
+ * as nvcc's ld.v4 and st.v4, or its byte loop. */
 static void record_copy(ir_kernel *ik, LLVMValueRef call) {
   long long n = constant_length(call);
-  if (n <= 0) return;
   record_copy_side(ik, call, 1, n, M_READ);
   record_copy_side(ik, call, 0, n, M_WRITE);
 }
 
 /* A fill (clang's llvm.memset: a record or vector set to zero whole, or a
  * loop storing one value into each element): writes of its destination,
- * as a copy's of a constant length; of a run-time length, one element a
- * request, each lane from its own start. */
+ * as a copy's. */
 static void record_fill(ir_kernel *ik, LLVMValueRef call) {
-  if (LLVMIsAConstantInt(LLVMGetOperand(call, 2))) {
-    long long n = constant_length(call);
-    if (n > 0) record_copy_side(ik, call, 0, n, M_WRITE);
-    return;
-  }
-  long long align = argument_alignment(call, 0);
-  if (align < 4) align = 4;
-  if (align > 16) align = 16;
-  record_pieces(ik, call, call, LLVMGetOperand(call, 0), align, align, M_WRITE);
+  record_copy_side(ik, call, 0, constant_length(call), M_WRITE);
 }
 
 /* A call's pointer arguments that are not accesses: the array escapes

@@ -241,7 +241,10 @@ CXFile ir_user_file(const ir_scope *s, const char *path) {
   ast_index *x = index_of(s->fc);
   for (int i = 0; i < x->file_count; i++)
     if (strcmp(x->files[i].path, path) == 0) return x->files[i].file;
-  CXFile f = clang_getFile(s->fc->tu, path);
+  /* warplint's own headers (the stand-ins), under their virtual folder or
+   * the copy of it the device compile reads, are no more the user's than
+   * the toolkit's are */
+  CXFile f = strstr(path, "/__warplint__/") ? NULL : clang_getFile(s->fc->tu, path);
   if (f && clang_Location_isInSystemHeader(clang_getLocation(s->fc->tu, f, 1, 1))) f = NULL;
   GROW(x->files, x->file_count, x->file_cap);
   x->files[x->file_count++] = (user_file){wl_strdup(path), f};
@@ -636,6 +639,17 @@ static enum CXChildVisitResult find_subscript(CXCursor c, CXCursor parent, CXCli
   return CXChildVisit_Break;
 }
 
+/* A free function's body that only loads and returns: one return, or
+ * declarations and calls before a last return. */
+static bool load_wrapper(const child_list *body) {
+  if (body->n < 1 || clang_getCursorKind(body->c[body->n - 1]) != CXCursor_ReturnStmt) return false;
+  for (int i = 0; i < body->n - 1; i++) {
+    enum CXCursorKind k = clang_getCursorKind(body->c[i]);
+    if (k != CXCursor_DeclStmt && k != CXCursor_CallExpr) return false;
+  }
+  return true;
+}
+
 /* An accessor declared on this line, which indexes nothing itself: a
  * method or conversion of an object whose body is at most two statements
  * (`*data_ = v; return *this;`, `return *data_;`), or a free function
@@ -660,11 +674,11 @@ bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned acce
     child_list l = children(p->cursor);
     if (l.n < 1 || clang_getCursorKind(l.c[l.n - 1]) != CXCursor_CompoundStmt) continue;
     child_list body = children(l.c[l.n - 1]);
-    /* a free function: a load wrapper's one return (a store helper such
-     * as `*c = alpha * acc` stays where it writes: one report, not one
-     * per call) */
-    if (body.n > 2 || (!method && (body.n != 1 || clang_getCursorKind(body.c[0]) != CXCursor_ReturnStmt)))
-      continue;
+    /* a free function: a load wrapper's one return, or a type-punning
+     * load (`T v; memcpy(&v, p, sizeof v); return v;`) whose last
+     * statement returns what it read (a store helper such as `*c = alpha
+     * * acc` stays where it writes: one report, not one per call) */
+    if (body.n > 3 || (method && body.n > 2) || (!method && !load_wrapper(&body))) continue;
     bool subscript = false;
     clang_visitChildren(l.c[l.n - 1], find_subscript, &subscript);
     if (!subscript) return true;

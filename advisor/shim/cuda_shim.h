@@ -63,8 +63,12 @@ extern "C" {
 __device__ int printf(const char *format, ...);
 __device__ void *malloc(size_t size);
 __device__ void free(void *ptr);
-__device__ void *memcpy(void *dest, const void *src, size_t n);
-__device__ void *memset(void *s, int c, size_t n);
+/* memcpy and memset for the device are the compiler's own copy and fill,
+ * as in clang's CUDA wrapper headers: -O3 then turns them into loads and
+ * stores, or copies of a run-time length, where a bare declaration left a
+ * call that hid its accesses. */
+__device__ inline void *memcpy(void *dest, const void *src, size_t n) { return __builtin_memcpy(dest, src, n); }
+__device__ inline void *memset(void *s, int c, size_t n) { return __builtin_memset(s, c, n); }
 #if defined(__GLIBC__)
 __device__ void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function);
 #endif
