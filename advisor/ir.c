@@ -111,6 +111,8 @@ static void map_free(ptr_map *m) {
 
 /* ---- the kernel's state ---- */
 
+#define WARP_SLOTS 64            /* private variables' bytes whose sharing is remembered */
+
 enum { BASE_ARG, BASE_GLOBAL, BASE_ALLOCA, BASE_LOADED, BASE_BYVAL, BASE_BUILTIN };
 
 /* Where a pointer points: the root object of its address. */
@@ -177,6 +179,8 @@ typedef struct ir_kernel {
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
   LLVMValueRef turns_phi;        /* the scaled phi whose turns turns_reached holds (model_turns) */
   unsigned (*turns_reached)[MAX_WARPS]; /* ... per turn tried and block: row turn * block_count + block */
+  struct warp_slot { LLVMValueRef alloca; long long at, width; bool shared; } slots[WARP_SLOTS];
+  int slot_count;                /* warp_slot's answers so far */
 } ir_kernel;
 
 /* ---- the control-flow graph: dominators and loops ---- */
@@ -1201,6 +1205,156 @@ static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
 /* A value loaded from (base, at): uniform when the address is, per block
  * when the address depends on the block or the data is shared; else
  * lane-varying. Pointers become bases of their own. */
+/* ---- private variables the warp shares ---- */
+
+/* Whether every lane of the warp that goes on from block b's branch takes
+ * the same way to block `to`: the branch's condition is the warp's one, or
+ * one of its ways only leaves the kernel (if (i >= n) return;). */
+static bool uniform_way(ir_kernel *ik, int b) {
+  LLVMValueRef cond = branch_condition(ik, b);
+  if (!cond || uniform(ik, &value_of(ik, cond)->p)) return true;
+  for (int s = 0; s < ik->blocks[b].nsucc; s++) {
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(ik->blocks[ik->blocks[b].succ[s]].bb);
+    if (term && (LLVMIsAReturnInst(term) || LLVMIsAUnreachableInst(term))) return true;
+  }
+  return false;
+}
+
+/* Whether every lane of a warp that reaches block `to` gets there on the
+ * same ways: no block from which `to` can be reached branches there on a
+ * condition that may differ between the lanes. */
+static bool reached_alike(ir_kernel *ik, int to) {
+  unsigned char *seen = calloc((size_t)ik->block_count, 1);
+  int *stack = malloc((size_t)ik->block_count * sizeof *stack), n = 0;
+  if (!seen || !stack) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
+  bool alike = true;
+  seen[to] = 1;
+  stack[n++] = to;
+  while (n > 0 && alike) {
+    int b = stack[--n];
+    for (int p = 0; p < ik->blocks[b].npred; p++) {
+      int from = ik->blocks[b].pred[p];
+      if (seen[from]) continue;
+      seen[from] = 1;
+      stack[n++] = from;
+      alike = uniform_way(ik, from);
+      if (!alike) break;
+    }
+  }
+  free(seen);
+  free(stack);
+  return alike;
+}
+
+/* A store or fill into the private variable, executed alike by the warp's
+ * lanes, of a value the same for the warp. */
+static bool stores_warp_value(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef value) {
+  const ir_value *v = value_of(ik, value);
+  if (v->pointer || !uniform(ik, &v->p)) return false;
+  int b = block_index(ik, inst);
+  return b >= 0 && reached_alike(ik, b);
+}
+
+typedef struct slot_walk {
+  long long at, width;           /* the bytes asked about */
+  bool shared;
+} slot_walk;
+
+/* Where a pointer into the private variable may be: at `lo` exactly
+ * (hi == lo), or anywhere in [lo, hi) (hi < 0: to the variable's end). */
+typedef struct slot_place { long long lo, hi; } slot_place;
+
+
+/* The outermost array of the variable's type that holds byte `at` (a
+ * struct's array member): an index at run time into it stays in it, as C
+ * has it; the whole variable where no array holds it. */
+static slot_place array_around(ir_kernel *ik, LLVMValueRef alloca, long long at) {
+  LLVMTypeRef t = LLVMGetAllocatedType(alloca);
+  long long start = 0;
+  for (int depth = 0; t && depth < 8; depth++) {
+    LLVMTypeKind kind = LLVMGetTypeKind(t);
+    long long size = (long long)LLVMABISizeOfType(ik->code->layout, t);
+    if (kind == LLVMArrayTypeKind) return (slot_place){start, start + size};
+    if (kind != LLVMStructTypeKind || at < start || at >= start + size) break;
+    unsigned field = LLVMElementAtOffset(ik->code->layout, t, (unsigned long long)(at - start));
+    start += (long long)LLVMOffsetOfElement(ik->code->layout, t, field);
+    t = LLVMStructGetTypeAtIndex(t, field);
+  }
+  return (slot_place){0, -1};
+}
+
+/* Whether n bytes (n < 0: a run-time count) written at place p meet the
+ * bytes asked about: from an exact place, n bytes or to the end of the
+ * array holding it; from anywhere in an array, within that array. */
+static bool meets(ir_kernel *ik, LLVMValueRef alloca, const slot_walk *w, slot_place p, long long n) {
+  long long end = p.hi != p.lo ? p.hi : n >= 0 ? p.lo + n : array_around(ik, alloca, p.lo).hi;
+  return p.lo < w->at + w->width && (end < 0 || w->at < end);
+}
+
+/* The uses of address v, at place p of the private variable. */
+static void walk_slot_uses(ir_kernel *ik, LLVMValueRef alloca, LLVMValueRef v, slot_place p, slot_walk *w,
+                           int depth) {
+  for (LLVMUseRef u = LLVMGetFirstUse(v); u && w->shared; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (LLVMIsALoadInst(user)) continue;
+    if (LLVMIsAStoreInst(user)) {
+      if (LLVMGetOperand(user, 1) != v) { w->shared = false; break; }     /* the address stored away */
+      if (meets(ik, alloca, w, p, type_bytes(ik, LLVMTypeOf(LLVMGetOperand(user, 0)))))
+        w->shared = stores_warp_value(ik, user, LLVMGetOperand(user, 0));
+      continue;
+    }
+    if (LLVMIsACallInst(user)) {
+      const char *name = callee_name(user);
+      if (strncmp(name, "llvm.lifetime", 13) == 0) continue;
+      bool fill = strncmp(name, "llvm.memset.", 12) == 0, copy = strncmp(name, "llvm.memcpy.", 12) == 0 ||
+                                                               strncmp(name, "llvm.memmove.", 13) == 0;
+      if ((fill || copy) && LLVMGetOperand(user, 0) != v) { w->shared = copy; continue; }  /* read from */
+      if (fill || copy) {
+        LLVMValueRef length = LLVMGetOperand(user, 2);
+        long long n = LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : -1;
+        if (meets(ik, alloca, w, p, n)) w->shared = fill && stores_warp_value(ik, user, LLVMGetOperand(user, 1));
+        continue;
+      }
+      w->shared = false;                     /* handed to code not inlined */
+      continue;
+    }
+    if (depth < 8 && (LLVMIsAAddrSpaceCastInst(user) || LLVMIsABitCastInst(user))) {
+      walk_slot_uses(ik, alloca, user, p, w, depth + 1);
+      continue;
+    }
+    if (depth < 8 && LLVMIsAGetElementPtrInst(user) && LLVMGetOperand(user, 0) == v) {
+      poly off;
+      bool evaluable;
+      gep_offset(ik, user, &off, &evaluable);
+      long long c;
+      slot_place next;
+      if (!off.unknown && poly_is_const(&off, &c)) next = (slot_place){p.lo + c, p.hi < 0 ? -1 : p.hi + c};
+      else if (p.hi == p.lo) next = array_around(ik, alloca, p.lo);   /* an index at run time */
+      else next = (slot_place){0, -1};
+      walk_slot_uses(ik, alloca, user, next, w, depth + 1);
+      continue;
+    }
+    w->shared = false;                       /* an address chosen, compared, turned into an integer */
+  }
+}
+
+/* Whether bytes [at, at + width) of private variable `alloca` hold the
+ * warp's one value: every store that may write them, and every fill,
+ * stores a value the same for the warp, and every lane that goes on does
+ * it alike (a context struct's sizes and fill levels, set from parameters
+ * and counted alike in every thread: a hash's rate, its bytes taken). */
+static bool warp_slot(ir_kernel *ik, LLVMValueRef alloca, long long at, long long width) {
+  for (int i = 0; i < ik->slot_count; i++)
+    if (ik->slots[i].alloca == alloca && ik->slots[i].at == at && ik->slots[i].width == width)
+      return ik->slots[i].shared;
+  slot_walk w = {at, width, true};
+  int mine = ik->slot_count < WARP_SLOTS ? ik->slot_count++ : -1;
+  if (mine >= 0) ik->slots[mine] = (struct warp_slot){alloca, at, width, false};  /* a cycle back: not shared */
+  walk_slot_uses(ik, alloca, alloca, (slot_place){0, 0}, &w, 0);
+  if (mine >= 0) ik->slots[mine].shared = w.shared;
+  return w.shared;
+}
+
 static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   const ir_value *addr = value_of(ik, LLVMGetOperand(load, 0));
   if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
@@ -1220,10 +1374,15 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     }
     return;
   }
-  if (addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL && !ik->bases[addr->base].parameter_copy)
-    at_uniform = false;
+  bool private_slot = false;
+  if (addr->base >= 0 && ik->bases[addr->base].space == SP_LOCAL && !ik->bases[addr->base].parameter_copy) {
+    long long at;
+    private_slot = at_uniform && ik->bases[addr->base].kind == BASE_ALLOCA && poly_is_const(&addr->p, &at) &&
+                   warp_slot(ik, ik->bases[addr->base].value, at, type_bytes(ik, LLVMTypeOf(load)));
+    at_uniform = private_slot;
+  }
   if (at_uniform) {
-    bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED;
+    bool block = per_block(ik->k, &addr->p) || ik->bases[addr->base].space == SP_SHARED || private_slot;
     uniform_atom(ik, "(loaded)", block, false, &r->p);
     atom_info *a = &ik->k->atoms[r->p.terms[0].atoms[0]];
     /* named as the source reads it (p.numAttr), for the messages */
@@ -1235,7 +1394,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     a->loop_carried = moves_with_loop(ik->k, &addr->p);
     /* at an address of threadIdx.z's (a row per z-slice): one value per
      * warp, which the warps of a block need not share */
-    a->from_threads = differs_between_warps(ik->k, &addr->p);
+    a->from_threads = differs_between_warps(ik->k, &addr->p) || private_slot;
     return;
   }
   poly_unknown(&r->p, true);
@@ -1252,7 +1411,8 @@ static void eval_call(ir_kernel *ik, LLVMValueRef call, ir_value *r) {
     lane_varying(&r->p, true);
     return;
   }
-  if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0) {
+  if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0 ||
+      strncmp(name, "llvm.masked.load.", 17) == 0) {
     eval_load(ik, call, r);
     return;
   }
@@ -3036,6 +3196,16 @@ static void visit_instruction(ir_kernel *ik, LLVMValueRef inst) {
     const char *name = callee_name(inst);
     if (strncmp(name, "llvm.nvvm.ldg", 13) == 0 || strncmp(name, "llvm.nvvm.ldu", 13) == 0) {
       record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ | M_LDG);
+      return;
+    }
+    /* a vector load or store of some lanes (LLVM's load-store vectoriser
+     * joins a float4's x, y and z so, as one ld.v4): the whole vector */
+    if (strncmp(name, "llvm.masked.load.", 17) == 0) {
+      record(ik, inst, LLVMGetOperand(inst, 0), type_bytes(ik, LLVMTypeOf(inst)), M_READ);
+      return;
+    }
+    if (strncmp(name, "llvm.masked.store.", 18) == 0) {
+      record(ik, inst, LLVMGetOperand(inst, 1), type_bytes(ik, LLVMTypeOf(LLVMGetOperand(inst, 0))), M_WRITE);
       return;
     }
     if (strncmp(name, "llvm.memcpy.", 12) == 0 || strncmp(name, "llvm.memmove.", 13) == 0) {
