@@ -123,6 +123,13 @@ bool poly_uses_atom(const poly *p, int atom) {
   return false;
 }
 
+bool poly_split_constant(const poly *p, long long *c) {
+  *c = 0;
+  for (int i = 0; i < p->count; i++)
+    if (p->terms[i].degree == 0) *c = p->terms[i].coef;
+  return true;
+}
+
 void poly_coefficient(const poly *p, int atom, poly *out) {
   if (p->unknown) { *out = *p; return; }
   poly_const(out, 0);

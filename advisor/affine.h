@@ -50,6 +50,7 @@ bool poly_equal(const poly *a, const poly *b);
 bool poly_uses_atom(const poly *p, int atom);
 /* The coefficient of atom as a polynomial (terms containing it once, divided by it). */
 void poly_coefficient(const poly *p, int atom, poly *out);
+bool poly_split_constant(const poly *p, long long *c);   /* its constant term (0 when none); true */
 /* The terms that contain one of the atoms below `below` (the thread indices:
  * ATOM_BX) and the rest. */
 void poly_split(const poly *p, int below, poly *lane_part, poly *rest);

@@ -833,18 +833,13 @@ static bool declare_host_constructor(char *text, size_t len, size_t name) {
  * file's other errors may point at one already closed up). */
 static bool close_launch_brackets(char *text, size_t len, size_t at) { return respell_launch_at(text, len, at) >= 0; }
 
-/* A launch from device code: the file is compiled again as relocatable
- * device code, as nvcc's -rdc=true that its build gives; nothing to edit. */
-static bool keep_launch(char *text, size_t len, size_t at) {
-  (void)text;
-  (void)len;
-  (void)at;
-  return true;
-}
-
+/* Each error that nvcc would not give, and the edit of the source that
+ * clang then accepts: none for a launch from device code, which is
+ * compiled again as relocatable device code, as nvcc's -rdc=true that its
+ * build gives. */
 static const struct {
   const char *error;
-  source_fix fix;
+  source_fix fix;                /* NULL: the source stays as it is */
   bool extern_shared;            /* the copy needs SHARED_AS_EXTERN defined (and -fgpu-rdc) */
   bool rdc;                      /* the compile needs -fgpu-rdc */
 } nvcc_accepts[] = {
@@ -854,8 +849,8 @@ static const struct {
     {": error: constructor for '", declare_host_constructor, false, false},
     {": error: no viable conversion from", empty_host_body, false, false},
     {": error: no matching constructor for initialization of", empty_host_body, false, false},
-    {": error: kernel launch from __device__ or __global__ function requires relocatable device code", keep_launch,
-     false, true},
+    {": error: kernel launch from __device__ or __global__ function requires relocatable device code", NULL, false,
+     true},
 };
 
 /* The places of the compile's errors when every error is one of
@@ -909,17 +904,23 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
   int argc = j->argc[v];
   for (int i = 0; i < n; i++) {
     if (done[i]) continue;
-    size_t len;
-    char *text = read_text_file(at[i].path, &len);
-    bool edited = text && j->remapped < MAX_REMAPPED && argc + 6 <= DEVICE_MAX_ARGS;
+    bool edits = false;                /* an error of this file's asks for an edit */
+    for (int k = i; k < n; k++) edits = edits || (!strcmp(at[k].path, at[i].path) && nvcc_accepts[at[k].form].fix);
+    size_t len = 0;
+    char *text = edits ? read_text_file(at[i].path, &len) : NULL;
+    bool edited = !edits || (text && j->remapped < MAX_REMAPPED && argc + 6 <= DEVICE_MAX_ARGS);
     for (int k = i; edited && k < n; k++) {
       if (strcmp(at[k].path, at[i].path)) continue;
-      size_t place = byte_at_place(text, len, at[k].line, at[k].column);
-      edited = place < len && nvcc_accepts[at[k].form].fix(text, len, place);
+      source_fix fix = nvcc_accepts[at[k].form].fix;
+      if (fix) {
+        size_t place = byte_at_place(text, len, at[k].line, at[k].column);
+        edited = place < len && fix(text, len, place);
+      }
       shared = shared || nvcc_accepts[at[k].form].extern_shared;
       rdc = rdc || nvcc_accepts[at[k].form].rdc;
       done[k] = true;
     }
+    if (!edits) continue;
     char copy[320], remap[sizeof at[i].path + sizeof copy + 1];
     snprintf(copy, sizeof copy, "%s/remap%d.cu", j->dir, j->remapped);
     if (edited) edited = write_file(copy, text, len);
@@ -930,6 +931,7 @@ static int compile_as_nvcc_accepts(device_job *j, int v, int status) {
     const char *args[] = {"-Xclang", "-remap-file", "-Xclang", remap};
     for (size_t a = 0; a < 4; a++) argv[argc++] = wl_strdup(args[a]);
   }
+  if (argc + 2 > DEVICE_MAX_ARGS) return status;
   if (rdc) argv[argc++] = wl_strdup("-fgpu-rdc");
   if (shared) argv[argc++] = wl_strdup("-D" SHARED_AS_EXTERN "=extern __attribute__((shared))");
   j->argc[v] = argc;

@@ -368,12 +368,17 @@ static bool uses_thread_atom(const kernel_ctx *k, const poly *p) {
 /* p depends on a thread index, directly or through a value that is one
  * per warp but not per block (from_threads): the warps of a block may
  * differ in it. */
-static bool differs_between_warps(const kernel_ctx *k, const poly *p) {
-  if (uses_thread_atom(k, p)) return true;
+/* Whether p holds a value one per warp that the warps of a block need not
+ * share (an atom loaded at a thread index's address). */
+static bool from_threads_atom(const kernel_ctx *k, const poly *p) {
   for (int i = 0; !p->unknown && i < p->count; i++)
     for (int a = 0; a < p->terms[i].degree; a++)
       if (p->terms[i].atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[p->terms[i].atoms[a]].from_threads) return true;
   return false;
+}
+
+static bool differs_between_warps(const kernel_ctx *k, const poly *p) {
+  return uses_thread_atom(k, p) || from_threads_atom(k, p);
 }
 
 /* A parameter named as a 0-or-1 flag is (scale_is_vector, is_bias,
@@ -667,6 +672,9 @@ typedef struct {
   bool counter_left;             /* the counter is the compare's left operand */
   bool uses_next;                /* ... as its value after the turn's step */
   bool exit_if_true;             /* the compare holding sends the loop out */
+  bool constant_bound;           /* the bound is a constant: */
+  long long limit;               /* ... its value */
+  unsigned bits;                 /* ... and width */
 } exit_compare;
 
 static bool parse_exit(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, exit_compare *c) {
@@ -677,6 +685,9 @@ static bool parse_exit(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef n
   c->counter_left = x == phi || x == next;
   c->bound = c->counter_left ? y : x;
   c->pred = LLVMGetICmpPredicate(cond);
+  c->constant_bound = LLVMIsAConstantInt(c->bound) != NULL;
+  c->limit = c->constant_bound ? LLVMConstIntGetSExtValue(c->bound) : 0;
+  c->bits = c->constant_bound ? LLVMGetIntTypeWidth(LLVMTypeOf(c->bound)) : 0;
   /* the true arm leaves where its block is outside the loop */
   int taken = map_get(&ik->block_of, LLVMGetSuccessor(term, 0));
   c->exit_if_true = taken < 0 || !ik->loops[loop].body[taken];
@@ -686,9 +697,8 @@ static bool parse_exit(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef n
 /* Whether a compare with a constant bound sends the loop out when the
  * counter's side of it is v. */
 static bool exit_leaves(const exit_compare *c, long long v) {
-  long long limit = LLVMConstIntGetSExtValue(c->bound);
-  unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(c->bound));
-  return icmp_holds(c->pred, c->counter_left ? v : limit, c->counter_left ? limit : v, bits) == c->exit_if_true;
+  return icmp_holds(c->pred, c->counter_left ? v : c->limit, c->counter_left ? c->limit : v, c->bits) ==
+         c->exit_if_true;
 }
 
 /* The bound a loop's counter is compared with to end it, or NULL. */
@@ -742,7 +752,7 @@ static bool set_by_unrolled(const kernel_ctx *k, const poly *p) {
 static long long constant_trips(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long init,
                                 long long step) {
   exit_compare c;
-  if (step == 0 || !parse_exit(ik, loop, phi, next, &c) || !LLVMIsAConstantInt(c.bound)) return 0;
+  if (step == 0 || !parse_exit(ik, loop, phi, next, &c) || !c.constant_bound) return 0;
   for (long long t = 0; t < (1LL << 20); t++)
     if (exit_leaves(&c, init + t * step + (c.uses_next ? step : 0))) return c.uses_next ? t + 1 : t;
   return 0;
@@ -2043,14 +2053,6 @@ static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *ou
   }
 }
 
-/* The constant term of p (0 when it has none). */
-static bool poly_split_constant(const poly *p, long long *c) {
-  *c = 0;
-  for (int i = 0; i < p->count; i++)
-    if (p->terms[i].degree == 0) *c = p->terms[i].coef;
-  return true;
-}
-
 /* A guard on a run of consecutive lanes' count modulo a constant
  * (idx % NCRIT == 0, (tid & 7) == 1) whose other part the lanes cannot be
  * evaluated for (a block of run-time size): the lanes it keeps, with that
@@ -2538,7 +2540,7 @@ static int scaling_bits(ir_kernel *ik, LLVMValueRef phi, int loop) {
  * tests at the turn's end) with a constant bound; yes where there is none. */
 static bool turn_runs(ir_kernel *ik, int loop, LLVMValueRef phi, LLVMValueRef next, long long v) {
   exit_compare c;
-  return !parse_exit(ik, loop, phi, next, &c) || !LLVMIsAConstantInt(c.bound) || !exit_leaves(&c, v);
+  return !parse_exit(ik, loop, phi, next, &c) || !c.constant_bound || !exit_leaves(&c, v);
 }
 
 /* The values a scaled phi takes on the turns tried: from a constant start
@@ -3664,13 +3666,6 @@ static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, w
   for (int l = 0; l < r->lanes; l++) r->hash = (r->hash ^ (unsigned long long)r->address[l]) * 1099511628211ULL;
 }
 
-static bool warp_values_lost(const kernel_ctx *k, const poly *p) {
-  for (int i = 0; !p->unknown && i < p->count; i++)
-    for (int a = 0; a < p->terms[i].degree; a++)
-      if (p->terms[i].atoms[a] >= ATOM_FIRST_SYMBOL && k->atoms[p->terms[i].atoms[a]].from_threads) return true;
-  return false;
-}
-
 static bool same_request(const warp_request *a, const warp_request *b) {
   return a->lanes >= 2 && a->hash == b->hash && a->lanes == b->lanes &&
          memcmp(a->address, b->address, (size_t)a->lanes * sizeof a->address[0]) == 0;
@@ -3695,7 +3690,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       /* a value one per warp that the warps need not share ((joined) of a
        * row per warp) gives every warp the probe's one value: no warp
        * could be told from another */
-      if (x->array == a && x->read && !x->data_dependent && !warp_values_lost(k, &x->off)) list[n++] = i;
+      if (x->array == a && x->read && !x->data_dependent && !from_threads_atom(k, &x->off)) list[n++] = i;
     }
     if (n < 2) continue;
     /* the requests under two sets of run-time sizes: two reads' requests
