@@ -818,53 +818,54 @@ static void test_template_example(void) {
   free(path);
 }
 
-/* A template kernel launched as two instances is one kernel analysed:
- * the parse's own declarations, which libclang walks when the
- * precompiled header's are left out, list the instances as well. */
-static void test_instances_counted_once(void) {
-  char *path = scratch_file("two_instances.cu",
-      "template <typename T>\n"
-      "__global__ void twice(const T *in, T *out, int n) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) out[i] = in[2 * i];\n"
-      "}\n"
-      "void run(const float *a, float *b, const int *c, int *d, int n) {\n"
-      "  twice<<<n / 256, 256>>>(a, b, n);\n"
-      "  twice<<<n / 256, 256>>>(c, d, n);\n"
-      "}\n");
-  for (int run = 0; run < 3; run++) {     /* the header is built on the second, read on the third */
-    json_value *doc = check_json(path);
+/* A template kernel reading every other element (test_template_instances). */
+static const char every_other[] =
+    "template <typename T>\n"
+    "__global__ void every_other(const T *in, T *out, int n) {\n"
+    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) out[i] = in[2 * i];\n"
+    "}\n";
+
+/* A template kernel's file with host code after it. */
+static char *every_other_file(const char *name, const char *host) {
+  char *source = wl_test_format("%s%s", every_other, host);
+  char *path = scratch_file(name, source);
+  free(source);
+  return path;
+}
+
+/* Template instances, with and without the precompiled header (built on
+ * the second run, read on the third): a kernel launched as two instances
+ * is one kernel analysed (the parse's own declarations, which libclang
+ * walks when the header's are left out, list the instances as well); a
+ * kernel instantiated only through a host template's explicit instance,
+ * on a toolkit type, has the toolkit's element type, read from the
+ * instance's mangled name. */
+static void test_template_instances(void) {
+  char *twice = every_other_file("two_instances.cu",
+                                 "void run(const float *a, float *b, const int *c, int *d, int n) {\n"
+                                 "  every_other<<<n / 256, 256>>>(a, b, n);\n"
+                                 "  every_other<<<n / 256, 256>>>(c, d, n);\n"
+                                 "}\n");
+  char *toolkit = every_other_file("toolkit_type.cu",
+                                   "template <typename T>\n"
+                                   "void invoke(const T *a, T *b, int n) { every_other<<<n / 256, 256>>>(a, b, n); }\n"
+                                   "template void invoke<float4>(const float4 *, float4 *, int);\n");
+  for (int run = 0; run < 3; run++) {
+    json_value *doc = check_json(twice);
     const json_value *files = doc ? json_get(doc, "files") : NULL;
     CHECK(files && files->count == 1 && json_number_or(json_get(json_at(files, 0), "kernels_analysed"), 0) == 1);
     CHECK(count_rule(doc, "G_3") == 1);
     json_free(doc);
-  }
-  free(path);
-}
-
-/* A template kernel instantiated only through a host template's explicit
- * instance, on a toolkit type: its element type is the toolkit's, read
- * from the instance's mangled name, also when the toolkit's declarations
- * come from the precompiled header. */
-static void test_toolkit_type_argument(void) {
-  char *path = scratch_file("toolkit_type.cu",
-      "template <typename T>\n"
-      "__global__ void every_other(const T *in, T *out, int n) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) out[i] = in[2 * i];\n"
-      "}\n"
-      "template <typename T>\n"
-      "void invoke(const T *a, T *b, int n) { every_other<<<n / 256, 256>>>(a, b, n); }\n"
-      "template void invoke<float4>(const float4 *, float4 *, int);\n");
-  for (int run = 0; run < 3; run++) {     /* the header is built on the second, read on the third */
-    json_value *doc = check_json(path);
+    doc = check_json(toolkit);
     const json_value *arrays = doc ? json_get(doc, "arrays") : NULL;
     CHECK(arrays && arrays->count == 2);
     for (size_t i = 0; arrays && i < arrays->count; i++)
       CHECK_STR(json_string_or(json_get(json_at(arrays, i), "element_type"), ""), "float4");
     json_free(doc);
   }
-  free(path);
+  free(twice);
+  free(toolkit);
 }
 
 /* Of a document's findings of rule (on line, where line > 0), how many
@@ -1210,8 +1211,7 @@ int main(int argc, char **argv) {
   test_singulars();
   test_analysis_named();
   test_template_example();
-  test_instances_counted_once();
-  test_toolkit_type_argument();
+  test_template_instances();
   test_private_array_named();
   test_clamped_stride_quoted();
   test_loaded_stride_named();
