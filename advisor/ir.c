@@ -3074,18 +3074,31 @@ static long long constant_length(LLVMValueRef call) {
   return LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : 0;
 }
 
+/* Whether inst's innermost place is a header's, not the user's: the code
+ * of a wrapper it was inlined from (the toolkit's memcpy). */
+static bool through_header(ir_kernel *ik, LLVMValueRef inst) {
+  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
+    char path[4096];
+    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
+    if (*path) return ir_user_file(ik->scope, path) == NULL;
+  }
+  return false;
+}
+
 /* The widest piece a copy or fill moves at once through side `side` of
  * call, of n bytes (0: a run-time length): a vector type's whole (n a
  * power of two up to 16: a uint4, a float2, whose type promises that
  * alignment whatever clang could prove of the address), else as wide as
  * the side's promised alignment allows, up to 16 bytes, 4 at the least (a
- * record's fields). A side promised only 1 or 2 bytes, a copy through a
- * char pointer (memcpy(hash, state, 16), memcpy(q, in + count, partial)),
- * moves pieces that narrow: the compiler cannot assume more of the
- * address. */
-static long long copy_piece(LLVMValueRef call, unsigned side, long long n) {
+ * record's fields). A side promised only 1 or 2 bytes in a memcpy the
+ * user called (through the toolkit's wrapper: memcpy(hash, state, 16),
+ * memcpy(q, in + count, partial) on char pointers) moves pieces that
+ * narrow: the compiler cannot assume more of the address. A struct copied
+ * by assignment keeps its type's pieces, whatever clang could prove of
+ * the address (*(int4 *)&tile[r][0] = v, a half array's row: one st.v4). */
+static long long copy_piece(ir_kernel *ik, LLVMValueRef call, unsigned side, long long n) {
   long long align = argument_alignment(call, side), piece = 16;
-  if (align > 0 && align < 4) return n > 0 && n % align ? 1 : align;
+  if (align > 0 && align < 4 && through_header(ik, call)) return n > 0 && n % align ? 1 : align;
   if (n > 0 && n <= 16 && (n & (n - 1)) == 0) align = n;
   if (align < 4) align = 4;
   if (n <= 0) return align < 16 ? align : 16;
@@ -3098,7 +3111,7 @@ static long long copy_piece(LLVMValueRef call, unsigned side, long long n) {
  * rest: each is one request of the same lanes); of a run-time length, the
  * first piece, each lane from its own start. */
 static void record_copy_side(ir_kernel *ik, LLVMValueRef call, unsigned side, long long n, int mode) {
-  long long piece = copy_piece(call, side, n);
+  long long piece = copy_piece(ik, call, side, n);
   if (n <= 0) n = piece;
   if (n / piece > MAX_PIECES && piece >= 4) return;
   if (n / piece > MAX_PIECES) n = MAX_PIECES * piece;
