@@ -1217,9 +1217,9 @@ static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
  * lane-varying. Pointers become bases of their own. */
 /* ---- private variables the warp shares ---- */
 
-/* Whether every lane of the warp that goes on from block b's branch takes
- * the same way to block `to`: the branch's condition is the warp's one, or
- * one of its ways only leaves the kernel (if (i >= n) return;). */
+/* Whether the lanes of a warp that go on from block b's branch all take
+ * the same way: the branch's condition is the warp's one, or one of its
+ * ways only leaves the kernel (if (i >= n) return;). */
 static bool uniform_way(ir_kernel *ik, int b) {
   LLVMValueRef cond = branch_condition(ik, b);
   if (!cond || uniform(ik, &value_of(ik, cond)->p)) return true;
@@ -1273,7 +1273,6 @@ typedef struct slot_walk {
 /* Where a pointer into the private variable may be: at `lo` exactly
  * (hi == lo), or anywhere in [lo, hi) (hi < 0: to the variable's end). */
 typedef struct slot_place { long long lo, hi; } slot_place;
-
 
 /* The outermost array of the variable's type that holds byte `at` (a
  * struct's array member): an index at run time into it stays in it, as C
