@@ -24,13 +24,12 @@ static bool stride_covered(const kernel_ctx *k, const access_info *x, int depth,
     if (y->array != x->array || y->lanes.kind != LANE_UNIFORM || y->off.unknown || y->loop_count != x->loop_count ||
         y->loops[depth] < 0)
       continue;
-    poly c, rest = y->off;
+    poly c;
     long long y_step, at;
     poly_coefficient(&y->off, y->loops[depth], &c);
-    if (!poly_is_const(&c, &y_step) || y_step != step * a->elem_size) continue;
-    poly_split_constant(&rest, &at);
-    for (long long e = 0; e < y->width / a->elem_size && e < n; e++)
-      if ((at + e * a->elem_size) % a->elem_size == 0) seen[((at / a->elem_size + e) % n + n) % n] = true;
+    poly_split_constant(&y->off, &at);
+    if (!poly_is_const(&c, &y_step) || y_step != step * a->elem_size || at % a->elem_size != 0) continue;
+    for (long long e = 0; e < y->width / a->elem_size && e < n; e++) seen[((at / a->elem_size + e) % n + n) % n] = true;
   }
   for (long long r = 0; r < n; r++)
     if (!seen[r]) return false;

@@ -365,9 +365,6 @@ static bool uses_thread_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
-/* p depends on a thread index, directly or through a value that is one
- * per warp but not per block (from_threads): the warps of a block may
- * differ in it. */
 /* Whether p holds a value one per warp that the warps of a block need not
  * share (an atom loaded at a thread index's address). */
 static bool from_threads_atom(const kernel_ctx *k, const poly *p) {
@@ -377,6 +374,9 @@ static bool from_threads_atom(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+/* p depends on a thread index, directly or through a value that is one
+ * per warp but not per block (from_threads): the warps of a block may
+ * differ in it. */
 static bool differs_between_warps(const kernel_ctx *k, const poly *p) {
   return uses_thread_atom(k, p) || from_threads_atom(k, p);
 }
@@ -1212,9 +1212,6 @@ static void builtin_value(const ir_kernel *ik, int atom, poly *out) {
   else poly_atom(out, atom);
 }
 
-/* A value loaded from (base, at): uniform when the address is, per block
- * when the address depends on the block or the data is shared; else
- * lane-varying. Pointers become bases of their own. */
 /* ---- private variables the warp shares ---- */
 
 /* Whether the lanes of a warp that go on from block b's branch all take
@@ -1317,8 +1314,8 @@ static void walk_slot_uses(ir_kernel *ik, LLVMValueRef alloca, LLVMValueRef v, s
       if (strncmp(name, "llvm.lifetime", 13) == 0) continue;
       bool fill = strncmp(name, "llvm.memset.", 12) == 0, copy = strncmp(name, "llvm.memcpy.", 12) == 0 ||
                                                                strncmp(name, "llvm.memmove.", 13) == 0;
-      if ((fill || copy) && LLVMGetOperand(user, 0) != v) { w->shared = copy; continue; }  /* read from */
       if (fill || copy) {
+        if (LLVMGetOperand(user, 0) != v) continue;                        /* a copy's source: read */
         LLVMValueRef length = LLVMGetOperand(user, 2);
         long long n = LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : -1;
         if (meets(ik, alloca, w, p, n)) w->shared = fill && stores_warp_value(ik, user, LLVMGetOperand(user, 1));
@@ -1364,6 +1361,9 @@ static bool warp_slot(ir_kernel *ik, LLVMValueRef alloca, long long at, long lon
   return w.shared;
 }
 
+/* A value loaded from (base, at): uniform when the address is, per block
+ * when the address depends on the block or the data is shared; else
+ * lane-varying. Pointers become bases of their own. */
 static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
   const ir_value *addr = value_of(ik, LLVMGetOperand(load, 0));
   if (addr->base >= 0 && ik->bases[addr->base].kind == BASE_BUILTIN) {
@@ -2277,6 +2277,15 @@ static bool use_location(ir_kernel *ik, LLVMValueRef value, CXFile *file, unsign
   return false;
 }
 
+/* The file of inst's innermost debug location that names one. */
+static bool innermost_path(LLVMValueRef inst, char *path, size_t size) {
+  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
+    scope_path(LLVMDILocationGetScope(loc), path, size);
+    if (*path) return true;
+  }
+  return false;
+}
+
 /* inst is a template library's own code: its innermost location is in
  * CCCL (cub, thrust, libcu++), not in a user file and not in the toolkit's
  * one-line wrappers (atomicAdd, __ldg) that act on the user's arrays. */
@@ -2284,16 +2293,18 @@ static bool in_library(ir_kernel *ik, LLVMValueRef inst, bool math) {
   static const char *const libraries[] = {"/cub/", "/thrust/", "/cccl/", "/include/cuda/",
                                           "/lib/clang/", "/include/crt/"};
   size_t count = sizeof libraries / sizeof libraries[0] - (math ? 0 : 2);
-  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
-    char path[4096];
-    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
-    if (!*path) continue;
-    if (ir_user_file(ik->scope, path)) return false;
-    for (size_t i = 0; i < count; i++)
-      if (strstr(path, libraries[i])) return true;
-    return false;
-  }
+  char path[4096];
+  if (!innermost_path(inst, path, sizeof path) || ir_user_file(ik->scope, path)) return false;
+  for (size_t i = 0; i < count; i++)
+    if (strstr(path, libraries[i])) return true;
   return false;
+}
+
+/* Whether inst's innermost place is a header's, not the user's: the code
+ * of a wrapper it was inlined from (the toolkit's memcpy). */
+static bool through_header(ir_kernel *ik, LLVMValueRef inst) {
+  char path[4096];
+  return innermost_path(inst, path, sizeof path) && !ir_user_file(ik->scope, path);
 }
 
 /* The line in the kernel's own file that leads to inst (the call of the
@@ -2889,8 +2900,6 @@ static bool lane_start_plus_walk(ir_kernel *ik, LLVMValueRef v, int l, long long
   return true;
 }
 
-/* place: the instruction whose line and block the access takes (inst
- * itself, or the arm of a joined address, below). */
 /* A copy or fill of a run-time length (llvm.memcpy of n bytes): the
  * compiler walks its span with a counter of its byte loop, so no element
  * it reaches is known after unrolling. */
@@ -2899,13 +2908,15 @@ static bool run_time_span(LLVMValueRef inst) {
          LLVMGetNumArgOperands(inst) >= 3 && !LLVMIsAConstantInt(LLVMGetOperand(inst, 2));
 }
 
+/* place: the instruction whose line and block the access takes (inst
+ * itself, or the arm of a joined address, below). */
 static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, LLVMValueRef address, long long shift,
                          long long width, int mode) {
   kernel_ctx *k = ik->k;
   const ir_value *at = value_of(ik, address);
   if (at->base < 0) return;
   int kind = ik->bases[at->base].kind;
-  bool local = kind == BASE_ALLOCA;
+  bool local = kind == BASE_ALLOCA, span = run_time_span(inst);
   if (kind == BASE_BYVAL || kind == BASE_BUILTIN || ik->bases[at->base].library) return;
   CXFile file;
   unsigned line, column;
@@ -2933,7 +2944,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
    * the user's data, as is a copy of a run-time length (the user's memcpy
    * through the toolkit's wrapper) */
   if ((a->space == SP_SHARED && in_library(ik, inst, false)) ||
-      (a->space == SP_LOCAL && !run_time_span(inst) && in_library(ik, inst, true)))
+      (a->space == SP_LOCAL && !span && in_library(ik, inst, true)))
     return;
   poly off = at->p;
   if (shift) {
@@ -2982,8 +2993,7 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   x->off = off;
   x->data_dependent = off.unknown && off.data_dependent;
   long long constant;
-  x->unroll_known = !off.unknown && (poly_is_const(&off, &constant) || (local && set_by_unrolled(k, &off))) &&
-                    !run_time_span(inst);
+  x->unroll_known = !off.unknown && (poly_is_const(&off, &constant) || (local && set_by_unrolled(k, &off))) && !span;
   /* the loops around it, outermost first */
   int chain[MAX_LOOPS], depth = 0;
   for (int l = ik->blocks[block].loop; l >= 0 && depth < MAX_LOOPS; l = ik->loops[l].parent) chain[depth++] = l;
@@ -3071,17 +3081,6 @@ static long long argument_alignment(LLVMValueRef call, unsigned i) {
 static long long constant_length(LLVMValueRef call) {
   LLVMValueRef length = LLVMGetOperand(call, 2);
   return LLVMIsAConstantInt(length) ? (long long)LLVMConstIntGetZExtValue(length) : 0;
-}
-
-/* Whether inst's innermost place is a header's, not the user's: the code
- * of a wrapper it was inlined from (the toolkit's memcpy). */
-static bool through_header(ir_kernel *ik, LLVMValueRef inst) {
-  for (LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst); loc; loc = LLVMDILocationGetInlinedAt(loc)) {
-    char path[4096];
-    scope_path(LLVMDILocationGetScope(loc), path, sizeof path);
-    if (*path) return ir_user_file(ik->scope, path) == NULL;
-  }
-  return false;
 }
 
 /* The widest piece a copy or fill moves at once through side `side` of

@@ -558,7 +558,9 @@ typedef struct pool {
 
 static void *worker(void *arg) {
   pool *p = arg;
-  CXIndex index = clang_createIndex(1, 0);  /* one per thread: libclang indexes are not shared */
+  /* one per thread: libclang indexes are not shared; without the
+   * precompiled header's declarations in its walks (cx.c's visit_unit) */
+  CXIndex index = clang_createIndex(1, 0);
   for (;;) {
     pthread_mutex_lock(&p->lock);
     int i = p->next++;

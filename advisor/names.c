@@ -654,7 +654,8 @@ static bool load_wrapper(const child_list *body) {
  * method or conversion of an object whose body is at most two statements
  * (`*data_ = v; return *this;`, `return *data_;`), or a free function
  * whose body is one return (a load wrapper: FasterTransformer's `T ldg(const
- * T *val) { return __ldg(val); }`). An access in it is the caller's: the
+ * T *val) { return __ldg(val); }`) or declarations and calls before one (a
+ * type-punning load: `T v; memcpy(&v, p, 8); return v;`). An access in it is the caller's: the
  * caller's expression chose the element. One that subscripts (a codec's
  * `p[d] = v`, WarpPackedBits's `in[laneId]`) chose it itself. access_line
  * is the access's line in it. */
