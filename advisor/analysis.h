@@ -163,8 +163,14 @@ typedef struct access_info {
   long long reuse;               /* active threads of a block that touch the same element, 0 unknown */
   bool reuse_restricted;         /* a guard left only some threads of the block active */
   bool neighbour_reuse;          /* a warp's request is another warp's request through another read of
-                                    the array (a stencil's row above), ir.c */
+                                    the array (a stencil's row above), or most of its own warp's request
+                                    through another read shifted by a few elements (in[i - 1] beside
+                                    in[i]: neighbour_shifted), ir.c */
+  bool neighbour_shifted;
   unsigned neighbour_line;       /* that other read's line */
+  bool window_reuse;             /* on later turns of its loop lanes read what other threads of the block
+                                    read on earlier ones (a sliding window whose index the polynomial does
+                                    not carry, or the copies of one read the compiler unrolled), ir.c */
   int loops[MAX_LOOPS];          /* atoms of the enclosing loops (-1: no loop-carried counter) */
   int loop_count;
   unsigned line, column;
@@ -235,6 +241,8 @@ typedef struct kernel_ctx {
   long long probe_uniform;       /* lanes.c: when not 0, uniform unknowns take this (large, odd) value
                                     plus a step per atom, so that lanes scaled by a row size are
                                     evaluated as rows apart (global memory only: sectors) */
+  long long probe_spread;        /* ... plus this times the atom's number (0: 8): values far apart where
+                                    two unknowns must not meet by chance (ir.c's S_5 requests) */
 } kernel_ctx;
 
 /* Launch sites found in the file: kernel (or its template) -> block shape
@@ -517,6 +525,7 @@ bool ir_name_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
  * body is one such return, a load wrapper) is declared on that line;
  * access_line is the line in it of the access asked about. */
 bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned access_line);
+bool ir_parameter_field_at(const ir_scope *s, CXFile file, unsigned line, unsigned column);
 /* Where the kernel (as written, helpers aside) subscripts decl, when it
  * does so once in that direction: the place of an access the compiler kept
  * no line for (a loop of one turn folded away). */

@@ -205,13 +205,33 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
   return false;
 }
 
-/* A stencil's neighbour read: its elements are other warps' own reads. */
+/* A stencil's neighbour read: its elements are other warps' own reads,
+ * or most of its own warp's through another read. */
 static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
-  wl_finding *f = s5_finding(k, x, a, "neighbours read by other warps");
+  wl_finding *f = s5_finding(k, x, a, x->neighbour_shifted ? "neighbours read by the same warp"
+                                                            : "neighbours read by other warps");
   if (!f) return;
-  set_message(f, wl_format("reusable global data '%s': a warp's request here is another warp's own request "
-                           "(the read at line %u): the block loads these elements twice; stage the block's tile "
-                           "and halo in shared memory", a->name, x->neighbour_line),
+  if (x->neighbour_shifted)
+    set_message(f, wl_format("reusable global data '%s': most of a warp's request here is the same warp's request "
+                             "at another read (line %u), shifted by a few elements (in[i - 1] beside in[i]): "
+                             "the block loads these elements twice; stage the block's tile and halo in shared "
+                             "memory", a->name, x->neighbour_line),
+                compare_text(k, f, "global (L1 hit)", "shared"));
+  else
+    set_message(f, wl_format("reusable global data '%s': a warp's request here is another warp's own request "
+                             "(the read at line %u): the block loads these elements twice; stage the block's "
+                             "tile and halo in shared memory", a->name, x->neighbour_line),
+                compare_text(k, f, "global (L1 hit)", "shared"));
+}
+
+/* A sliding window: on later turns of the loop lanes read what other
+ * threads of the block read on the first. */
+static void check_s5_window(kernel_ctx *k, access_info *x, array_info *a) {
+  wl_finding *f = s5_finding(k, x, a, "windows of neighbouring threads overlapping");
+  if (!f) return;
+  set_message(f, wl_format("reusable global data '%s': on later turns of the loop the lanes read elements that "
+                           "other threads of the block read on earlier ones (overlapping windows): each element is "
+                           "loaded once per reader; stage the block's tile and halo in shared memory", a->name),
               compare_text(k, f, "global (L1 hit)", "shared"));
 }
 
@@ -260,10 +280,16 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a)) return;
   if (x->neighbour_reuse) { check_s5_neighbours(k, x, a); return; }
-  if (x->off.unknown || !moves_with_loop(k, &x->off)) return;
+  if (x->off.unknown || !moves_with_loop(k, &x->off)) {
+    if (x->window_reuse) check_s5_window(k, x, a);
+    return;
+  }
   if (!uses_index_atoms(k, &x->off)) { check_s5_grid_uniform(k, x, a); return; }
   if (check_stencil_reuse(k, x, a)) return;
-  if (x->reuse < 2) return;
+  if (x->reuse < 2) {
+    if (x->window_reuse) check_s5_window(k, x, a);
+    return;
+  }
   char dims[64] = "", free_of[64] = "";
   for (int d = 0; d < 3; d++) {
     if (poly_uses_atom(&x->off, ATOM_TX + d) || k->block[d] < 2) continue;

@@ -49,6 +49,8 @@
 /* The value run-time sizes take where lanes are evaluated under the probe
  * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
 #define PROBE_SIZE 4104
+/* where unknowns must stay apart: further than a warp's request spans */
+#define PROBE_SPREAD 4096
 /* model_without_data: a per-lane value the kernel loads or counts taken as
  * 0 in every lane, or as the lane's number */
 enum { PROBE_DATA_OFF, PROBE_DATA_ZERO, PROBE_DATA_LANE };
@@ -174,6 +176,10 @@ typedef struct ir_kernel {
   int address_cap;
   int depth;
   int first_turn;                /* 1 + the block of an access evaluated on the first turn of its loops, 0 */
+  int turn_loop;                 /* 1 + a loop around that access evaluated on a later turn, 0 */
+  int turn;                      /* ... that turn (0: the first) */
+  bool any_arm;                  /* a join of lane-varying paths takes its first arm that evaluates */
+  bool apart_unknowns;           /* under the probe each uniform unknown takes a value of its own */
   int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
   LLVMValueRef probe_leaf;       /* ... that value: one per address, or the address is not evaluated */
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
@@ -1797,12 +1803,37 @@ static bool loaded_once_per_warp(ir_kernel *ik, LLVMValueRef v, int warp, int de
   return one;
 }
 
+/* Whether instruction v is computed in the loop whose later turn is being
+ * evaluated. */
+static bool computed_in_turn_loop(const ir_kernel *ik, LLVMValueRef v) {
+  int b = block_index(ik, v);
+  return b >= 0 && ik->loops[ik->turn_loop - 1].body[b];
+}
+
 /* v's value (an integer, or a pointer's byte offset from its base) for
  * each lane of warp w, with a uniform unknown carried as `shifted`. */
 static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, int depth) {
   if (ik->first_turn && LLVMIsAPHINode(v) && depth <= 24) {
+    if (ik->turn > 0 && block_index(ik, v) == ik->loops[ik->turn_loop - 1].header) {
+      /* on turn t the value the loop computed on turn t - 1 (the depth
+       * stays: the turns bound this recursion) */
+      LLVMValueRef init, next;
+      loop_arms(ik, v, ik->turn_loop - 1, &init, &next);
+      if (!next) return false;
+      ik->turn--;
+      bool ok = ir_lanes(ik, next, warp, out, depth);
+      ik->turn++;
+      return ok;
+    }
     LLVMValueRef entry = first_turn_value(ik, v);
     if (entry) return ir_lanes(ik, entry, warp, out, depth + 1);
+  }
+  /* on a later turn what the loop computes has its value only through the
+   * header's phis (a counter in a polynomial would be unknown): from the
+   * operands; what it loads or joins from lane-varying paths has none */
+  if (ik->turn_loop && LLVMIsAInstruction(v) && computed_in_turn_loop(ik, v)) {
+    if (depth > 24 || LLVMIsALoadInst(v) || atomic_result(v) || (LLVMIsAPHINode(v) && !ik->any_arm)) return false;
+    return operand_lanes(ik, v, warp, out, depth);
   }
   const ir_value *r = value_of(ik, v);
   if (!r->p.unknown) {
@@ -1818,7 +1849,12 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     return ik->first_turn && depth <= 24 && LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth);
   }
   if (ik->k->probe_uniform && !r->p.lane_varying) {     /* a uniform unknown: the probe's value */
-    lanes_fill(out, ik->k->probe_uniform, false);
+    /* one computed in the loop whose later turn is asked for (a value
+     * loaded each turn) is not the probe's on every turn */
+    if (ik->turn_loop && LLVMIsAInstruction(v) && computed_in_turn_loop(ik, v)) return false;
+    /* two reads at two unknowns (a table's two entries) are not alike */
+    long long apart = ik->apart_unknowns ? PROBE_SPREAD * (1 + map_get(&ik->value_of, v) % 1021) : 0;
+    lanes_fill(out, ik->k->probe_uniform + apart, false);
     return true;
   }
   /* model_without_data: a value loaded, returned by an atomic, or counted
@@ -1834,7 +1870,8 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
       if (!LLVMIsAConstant(LLVMGetIncomingValue(v, i))) computed = LLVMGetIncomingValue(v, i), computed_arms++;
     if (computed_arms == 1 && computed != v) return ir_lanes(ik, computed, warp, out, depth + 1);
   }
-  if (!counted && r->evaluable && depth <= 24 && LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth))
+  if (!counted && (r->evaluable || (ik->any_arm && LLVMIsAPHINode(v))) && depth <= 24 && LLVMIsAInstruction(v) &&
+      operand_lanes(ik, v, warp, out, depth))
     return true;
   /* one such value: several (a cell's three coordinates, a bin's start
    * plus a slot) make a scatter, no stride */
@@ -2209,11 +2246,14 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
     if (!*path) continue;
     CXFile cf = ir_user_file(ik->scope, path);
     if (!cf) continue;
-    /* an accessor (a getter, a proxy's operator=) is reported where it is
-     * called: that is where the element is chosen */
+    /* an accessor (a getter, a proxy's operator=), or a helper's read of
+     * a field of what it was passed, is reported where it is called: that
+     * is where the element is chosen */
     LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
-    if (LLVMDILocationGetInlinedAt(loc) && scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
-        ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope), LLVMDILocationGetLine(loc)))
+    if (LLVMDILocationGetInlinedAt(loc) &&
+        ((scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
+          ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope), LLVMDILocationGetLine(loc))) ||
+         ir_parameter_field_at(ik->scope, cf, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc))))
       continue;
     *file = cf;
     *line = LLVMDILocationGetLine(loc);
@@ -3641,17 +3681,30 @@ static void find_unit_strides(ir_kernel *ik) {
 /* A stencil's written-out neighbours (in[i - w], in[i], in[i + w]): a
  * read whose request from one warp is the very request another warp makes
  * through another read of the same read-only global array (the row above
- * is the next warp's own row) loads again what the block loads anyway;
- * shared memory serves it once (S_5). Neighbours within a warp's row
- * (in[i + 1]) are no such request. The read whose requests the others
- * repeat most (the centre) is the tile itself. Requests are
+ * is the next warp's own row), or most of the request its own warp makes
+ * through another read shifted by a few elements (in[i - 1] beside in[i]:
+ * lane l's element is lane l - 1's), loads again what the block loads
+ * anyway; shared memory serves it once (S_5). The read whose requests the
+ * others repeat most (the centre) is the tile itself. Requests are
  * evaluated for every warp of the modelled block, run-time sizes given
  * the probe's large values. */
-typedef struct warp_request { long long address[32]; int lanes; unsigned long long hash; } warp_request;
+typedef struct warp_request {
+  long long address[32];         /* sorted */
+  int lanes;
+  bool one_path;                 /* evaluated along one arm of each lane-varying join (a loop the compiler
+                                    unrolled at run time, entered after a remainder loop or not) */
+  unsigned long long hash, lane_hash; /* of the sorted addresses, of the addresses lane by lane */
+} warp_request;
 
 static int compare_addresses(const void *a, const void *b) {
   long long x = *(const long long *)a, y = *(const long long *)b;
   return x < y ? -1 : x > y;
+}
+
+static unsigned long long hash_addresses(const long long *address, int n) {
+  unsigned long long h = 1469598103934665603ULL;
+  for (int l = 0; l < n; l++) h = (h ^ (unsigned long long)address[l]) * 1099511628211ULL;
+  return h;
 }
 
 /* The sorted addresses of access `access`'s request from warp w (lanes 0: none). */
@@ -3662,24 +3715,52 @@ static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, w
   r->lanes = 0;
   k->probe_uniform = probe;
   k->probe_block = 1;                    /* a block inside the grid: no clamp at its edges */
+  /* in a loop: on its first turn (reads of one turn compared alike) */
+  ik->first_turn = x->loop_count ? x->region + 1 : 0;
+  ik->apart_unknowns = true;
+  k->probe_spread = PROBE_SPREAD;
   bool ok = x->off.unknown ? ir_lanes(ik, ik->addresses[access], w, &v, 0) : poly_lanes(k, &x->off, w, &v);
-  k->probe_uniform = k->probe_block = 0;
+  r->one_path = false;
+  if ((!ok || v.shifted) && x->off.unknown && x->loop_count) {
+    ik->any_arm = r->one_path = true;
+    ok = ir_lanes(ik, ik->addresses[access], w, &v, 0);
+    ik->any_arm = false;
+  }
+  ik->first_turn = 0;
+  ik->apart_unknowns = false;
+  k->probe_uniform = k->probe_block = k->probe_spread = 0;
   if (!ok || v.shifted) return;
+  /* the lanes that reach the read (k->active is the last access's) */
+  unsigned reach = ik->blocks[x->region].active[w];
   for (int l = 0; l < 32; l++)
-    if (k->active[w] >> l & 1) r->address[r->lanes++] = v.v[l];
+    if (reach >> l & 1) r->address[r->lanes++] = v.v[l];
+  r->lane_hash = hash_addresses(r->address, r->lanes);
   qsort(r->address, (size_t)r->lanes, sizeof r->address[0], compare_addresses);
   /* a row of elements, not a broadcast (every warp reading rand[1] is one
    * element the L1 serves, no tile) */
   int distinct = r->lanes > 0;
   for (int l = 1; l < r->lanes; l++) distinct += r->address[l] != r->address[l - 1];
   if (2 * distinct < r->lanes) { r->lanes = 0; return; }
-  r->hash = 1469598103934665603ULL;
-  for (int l = 0; l < r->lanes; l++) r->hash = (r->hash ^ (unsigned long long)r->address[l]) * 1099511628211ULL;
+  r->hash = hash_addresses(r->address, r->lanes);
 }
 
 static bool same_request(const warp_request *a, const warp_request *b) {
   return a->lanes >= 2 && a->hash == b->hash && a->lanes == b->lanes &&
          memcmp(a->address, b->address, (size_t)a->lanes * sizeof a->address[0]) == 0;
+}
+
+/* Whether at least half of a's elements are b's too, b being another
+ * read's request of the same warp: not the same lanes reading the same
+ * elements again (a load the compiler kept twice). */
+static bool repeats_request(const warp_request *a, const warp_request *b) {
+  if (a->lanes < 2 || b->lanes < 2 || (same_request(a, b) && a->lane_hash == b->lane_hash)) return false;
+  int shared = 0;
+  for (int i = 0, j = 0; i < a->lanes && j < b->lanes;) {
+    if (a->address[i] == b->address[j]) shared++, i++, j++;
+    else if (a->address[i] < b->address[j]) i++;
+    else j++;
+  }
+  return 2 * shared >= a->lanes;
 }
 
 /* Whether two accesses sit in the same loops: their requests on one turn
@@ -3689,10 +3770,26 @@ static bool same_loops(const access_info *x, const access_info *y) {
   return x->loop_count == y->loop_count && memcmp(x->loops, y->loops, (size_t)x->loop_count * sizeof x->loops[0]) == 0;
 }
 
+/* Where the kernel's launch is not known, the modelled block's z layers
+ * stand for other blocks (a real block is seldom deeper than one layer):
+ * the layer of each warp, 0 for all where the block is known. */
+static void warp_layers(const kernel_ctx *k, long long *layer) {
+  for (int w = 0; w < k->warps; w++) {
+    long long t[3];
+    lane_coords(k, 32 * w, t);
+    layer[w] = k->block_known ? 0 : t[2];
+  }
+}
+
+/* The group of read i under `pair` (union by the smallest member). */
+static int request_group(int *group, int i) {
+  while (group[i] != i) i = group[i] = group[group[i]];
+  return i;
+}
+
 static void find_neighbour_reuse(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
   enum { MAX_READS = 48 };   /* reads of one array followed: a stencil of several parts */
-  if (k->warps < 2) return;
   for (int a = 0; a < k->array_count; a++) {
     if (k->arrays[a].space != SP_GLOBAL || !is_read_only(&k->arrays[a])) continue;
     int list[MAX_READS], n = 0;
@@ -3701,7 +3798,8 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       /* a value one per warp that the warps need not share ((joined) of a
        * row per warp) gives every warp the probe's one value: no warp
        * could be told from another */
-      if (x->array == a && x->read && !x->data_dependent && !from_threads_atom(k, &x->off)) list[n++] = i;
+      if (x->array == a && x->read && !x->data_dependent && !from_threads_atom(k, &x->off))
+        list[n++] = i;
     }
     if (n < 2) continue;
     /* the requests under two sets of run-time sizes: two reads' requests
@@ -3716,51 +3814,201 @@ static void find_neighbour_reuse(ir_kernel *ik) {
         warp_request_of(ik, list[i], w, PROBE_SIZE, &req[i * k->warps + w]);
         warp_request_of(ik, list[i], w, 2 * PROBE_SIZE + 8, &other[i * k->warps + w]);
       }
-    /* per read: its warps' requests another warp makes through another read
-     * (where the launch is not known, the modelled block's z layers stand
-     * for other blocks: a real block is seldom deeper than one layer) */
     long long layer[MAX_WARPS];
-    for (int w = 0; w < k->warps; w++) {
-      long long t[3];
-      lane_coords(k, 32 * w, t);
-      layer[w] = k->block_known ? 0 : t[2];
-    }
-    int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS];
-    bool pair[MAX_READS][MAX_READS] = {{false}};
+    warp_layers(k, layer);
+    /* per read: its warps' requests another warp makes through another
+     * read, or its own warp mostly, shifted */
+    int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS], group[MAX_READS];
+    bool pair[MAX_READS][MAX_READS] = {{false}}, shifted[MAX_READS] = {false};
+    for (int i = 0; i < n; i++) group[i] = i;
     for (int i = 0; i < n; i++)
       for (int w = 0; w < k->warps; w++) {
         const warp_request *r = &req[i * k->warps + w];
         if (r->lanes < 2) continue;
         asked[i]++;
         bool found = false;
-        for (int j = 0; j < n; j++)
+        for (int j = 0; j < n; j++) {
+          if (j == i || !same_loops(&k->accesses[list[i]], &k->accesses[list[j]])) continue;
+          /* copies the compiler unrolled (merged into one access walked by
+           * a loop) are that access's turns, no neighbours */
+          bool copies = k->accesses[list[i]].merged || k->accesses[list[j]].merged;
           for (int v = 0; v < k->warps; v++) {
-            if (j == i || v == w || layer[v] != layer[w] || !same_loops(&k->accesses[list[i]], &k->accesses[list[j]]) ||
-                !same_request(r, &req[j * k->warps + v]) ||
-                !same_request(&other[i * k->warps + w], &other[j * k->warps + v]))
-              continue;
+            if (layer[v] != layer[w]) continue;
+            bool whole = v != w && !r->one_path && !req[j * k->warps + v].one_path && same_request(r, &req[j * k->warps + v]) &&
+                         same_request(&other[i * k->warps + w], &other[j * k->warps + v]);
+            bool part = v == w && !copies && repeats_request(r, &req[j * k->warps + v]) &&
+                        repeats_request(&other[i * k->warps + w], &other[j * k->warps + v]);
+            if (!whole && !part) continue;
             found = true;
             partner[i] = j;
             pair[i][j] = true;
+            shifted[i] = shifted[i] || part;
+            int gi = request_group(group, i), gj = request_group(group, j);
+            if (gi != gj) group[gi > gj ? gi : gj] = gi < gj ? gi : gj;
           }
+        }
         matched[i] += found;
       }
-    /* the centre: the read whose requests the others repeat most (every row
-     * of the tile is some neighbour's row, while a neighbour's outermost
-     * row lies outside the block); of two alike, the first in the source */
-    int centre = -1;
-    for (int i = 0; i < n; i++)
-      if (matched[i] && (centre < 0 || matched[i] > matched[centre] ||
-                          (matched[i] == matched[centre] &&
-                           k->accesses[list[i]].line < k->accesses[list[centre]].line)))
-        centre = i;
+    /* per group of reads that repeat each other, the centre: the read whose
+     * requests the others repeat most (every row of the tile is some
+     * neighbour's row, while a neighbour's outermost row lies outside the
+     * block); of two alike, the first in the source */
+    int centre[MAX_READS];
+    for (int i = 0; i < n; i++) centre[i] = -1;
     for (int i = 0; i < n; i++) {
-      if (i == centre || !asked[i] || 2 * matched[i] < asked[i]) continue;
+      int g = request_group(group, i), *c = &centre[g];
+      if (matched[i] && (*c < 0 || matched[i] > matched[*c] ||
+                         (matched[i] == matched[*c] && k->accesses[list[i]].line < k->accesses[list[*c]].line)))
+        *c = i;
+    }
+    for (int i = 0; i < n; i++) {
+      int c = centre[request_group(group, i)];
+      if (i == c || !asked[i] || 2 * matched[i] < asked[i]) continue;
       access_info *x = &k->accesses[list[i]];
+      const access_info *by = &k->accesses[list[c >= 0 && pair[i][c] ? c : partner[i]]];
+      /* a copy of the same read: a loop the compiler unrolled (at run
+       * time, so no polynomial joined the copies), whose turns overlap */
+      if (shifted[i] && x->loop_count && by->line == x->line && by->column == x->column && by->file == x->file) {
+        x->window_reuse = true;
+        continue;
+      }
       x->neighbour_reuse = true;
-      x->neighbour_line = k->accesses[list[centre >= 0 && pair[i][centre] ? centre : partner[i]]].line;
+      x->neighbour_shifted = shifted[i];
+      x->neighbour_line = by->line;
     }
     free(req);
+  }
+}
+
+/* The innermost loop around block b, or -1. */
+static int innermost_loop(const ir_kernel *ik, int b) {
+  int found = -1;
+  for (int l = 0; l < ik->loop_count; l++)
+    if (ik->loops[l].body[b] && (found < 0 || ik->loops[l].depth > ik->loops[found].depth)) found = l;
+  return found;
+}
+
+/* The one block of loop l with a branch out of it, and which of that
+ * branch's sides stays in (0: the true side); -1 where there are several
+ * or the branch is not a plain two-way one. */
+static int exiting_block(const ir_kernel *ik, int l, int *stay_side) {
+  int found = -1;
+  for (int b = 0; b < ik->block_count; b++) {
+    if (!ik->loops[l].body[b]) continue;
+    const ir_block *blk = &ik->blocks[b];
+    int inside = 0;
+    for (int s = 0; s < blk->nsucc; s++) inside += ik->loops[l].body[blk->succ[s]] != 0;
+    if (inside == blk->nsucc) continue;
+    if (found >= 0 || blk->nsucc != 2 || inside != 1 || !branch_condition(ik, b)) return -1;
+    found = b;
+    *stay_side = ik->loops[l].body[blk->succ[0]] ? 0 : 1;
+  }
+  return found;
+}
+
+enum { WINDOW_TURNS = 8, WINDOW_WARPS = 8 };
+
+/* Access i's addresses on the first `turns` turns of loop l for each of
+ * the first `warps` warps, under the probe's run-time sizes, with the
+ * lanes that run each turn (alive; 0 once the warp has left the loop).
+ * False where a turn's addresses or the loop's exit cannot be evaluated. */
+static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, long long probe,
+                             long long (*address)[WINDOW_WARPS][32], unsigned (*alive)[WINDOW_WARPS]) {
+  kernel_ctx *k = ik->k;
+  const access_info *x = &k->accesses[i];
+  int stay_side, exit_block = exiting_block(ik, l, &stay_side);
+  bool exit_first = exit_block == ik->loops[l].header;   /* a loop tested before its body, not after */
+  if (exit_block < 0) return false;
+  LLVMValueRef cond = branch_condition(ik, exit_block);
+  k->probe_uniform = probe;
+  k->probe_block = 1;
+  ik->first_turn = x->region + 1;
+  ik->turn_loop = l + 1;
+  ik->apart_unknowns = true;
+  k->probe_spread = PROBE_SPREAD;
+  bool ok = true;
+  for (int w = 0; w < warps && ok; w++) {
+    unsigned lanes = ik->blocks[x->region].active[w];
+    for (int t = 0; t < turns && ok; t++) {
+      ik->turn = t;
+      unsigned stay = lanes;
+      if (lanes) {
+        unsigned yes, no;
+        condition_lanes(ik, cond, w, &yes, &no, 0);
+        if (yes & no) ok = false;                       /* the exit not told lane by lane */
+        stay = lanes & (stay_side == 0 ? yes : no);
+      }
+      if (exit_first) lanes = stay;
+      alive[t][w] = lanes;
+      lane_vals v;
+      if (lanes && ok) {
+        ok = ir_lanes(ik, ik->addresses[i], w, &v, 0) && !v.shifted;
+        memcpy(address[t][w], v.v, sizeof address[t][w]);
+      }
+      if (!exit_first) lanes = stay;
+    }
+  }
+  ik->turn = ik->turn_loop = ik->first_turn = 0;
+  ik->apart_unknowns = false;
+  k->probe_uniform = k->probe_block = k->probe_spread = 0;
+  return ok;
+}
+
+/* Whether, on a later turn, at least half of the warps' lanes read what
+ * another thread of the block read on the first turn, each lane's own
+ * element having moved. */
+static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WARPS][32],
+                            unsigned (*alive)[WINDOW_WARPS], const long long *layer) {
+  int reusing = 0, asked = 0;
+  for (int w = 0; w < warps; w++) {
+    unsigned first = alive[0][w];
+    if (__builtin_popcount(first) < 2) continue;
+    asked++;
+    int hits = 0;
+    for (int a = 0; a < 32; a++) {
+      bool hit = false;
+      for (int t = 1; t < turns && !hit; t++) {
+        if (!(alive[t][w] >> a & 1) || address[t][w][a] == address[0][w][a]) continue;
+        for (int v = 0; v < warps && !hit; v++) {
+          if (layer[v] != layer[w]) continue;
+          for (int b = 0; b < 32 && !hit; b++)
+            hit = (alive[0][v] >> b & 1) && (v != w || b != a) && address[0][v][b] == address[t][w][a];
+        }
+      }
+      hits += hit;
+    }
+    reusing += 2 * hits >= __builtin_popcount(first);
+  }
+  return asked > 0 && 2 * reusing >= asked;
+}
+
+/* A sliding window the polynomial does not carry (a filter's loop from
+ * max(0, 2 * x - 2), clamped at the image's edge): on a later turn of the
+ * innermost loop lanes read elements other threads of the block read on
+ * the first, for every warp under two sets of run-time sizes. Each such
+ * element is loaded again per reader; shared memory serves it once (S_5). */
+static void find_window_reuse(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  long long layer[MAX_WARPS];
+  warp_layers(k, layer);
+  int warps = k->warps < WINDOW_WARPS ? k->warps : WINDOW_WARPS;
+  for (int i = 0; i < k->access_count; i++) {
+    access_info *x = &k->accesses[i];
+    if (x->merged || !x->read || x->write || x->data_dependent || x->neighbour_reuse || !x->loop_count ||
+        x->window_reuse || x->lanes.kind == LANE_UNIFORM || k->arrays[x->array].space != SP_GLOBAL || !is_read_only(&k->arrays[x->array]))
+      continue;
+    int l = innermost_loop(ik, x->region);
+    if (l < 0) continue;
+    int atom = ik->loops[l].atom, turns = WINDOW_TURNS;
+    if (atom >= 0 && k->atoms[atom].const_trip && k->atoms[atom].trips < turns) turns = (int)k->atoms[atom].trips;
+    if (turns < 2) continue;
+    static _Thread_local long long address[WINDOW_TURNS][WINDOW_WARPS][32];
+    static _Thread_local unsigned alive[WINDOW_TURNS][WINDOW_WARPS];
+    bool overlaps = true;
+    for (int p = 0; p < 2 && overlaps; p++)
+      overlaps = window_addresses(ik, i, l, turns, warps, p ? 2 * PROBE_SIZE + 8 : PROBE_SIZE, address, alive) &&
+                 window_overlaps(turns, warps, address, alive, layer);
+    x->window_reuse = overlaps;
   }
 }
 
@@ -3789,6 +4037,7 @@ static void analyze(ir_kernel *given) {
   find_sorts(&ik);
   find_unit_strides(&ik);
   find_neighbour_reuse(&ik);
+  find_window_reuse(&ik);
   for (int b = 0; b < ik.block_count; b++) {
     free(ik.blocks[b].succ);
     free(ik.blocks[b].pred);

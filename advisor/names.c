@@ -687,6 +687,40 @@ bool ir_accessor_at(const ir_scope *s, CXFile file, unsigned line, unsigned acce
   return false;
 }
 
+/* Whether the expression at line:column (its start or its field's name)
+ * is a field of a parameter passed by reference or pointer (`a.aa` in an `add(const T
+ * &a)`, `p->x`): the helper reads the element its caller chose (`sum.add(
+ * in[i])`), so the access is the caller's. One that subscripts the
+ * parameter (p[k].x) chose an element itself. */
+bool ir_parameter_field_at(const ir_scope *s, CXFile file, unsigned line, unsigned column) {
+  ast_index *x = index_for(s->fc, file, line);
+  unsigned long long key = file_key(file);
+  int first = first_place_at(x, key, line);
+  for (int i = first; i >= 0 && i < x->count && x->places[i].line == line && x->places[i].file == key; i++) {
+    CXCursor c = x->places[i].cursor;
+    if (clang_getCursorKind(c) != CXCursor_MemberRefExpr) continue;
+    /* the load's column: where the expression starts, or the field's name */
+    unsigned start_line, start_column, name_column;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, &start_line, &start_column, NULL);
+    location_of(c, &start_line, &name_column);
+    if (start_column != column && name_column != column) continue;
+    /* through the fields of fields (a.v.x) to what holds them */
+    CXCursor base = c;
+    while (clang_getCursorKind(base) == CXCursor_MemberRefExpr) {
+      child_list l = children(base);
+      if (l.n != 1) break;
+      base = strip(l.c[0]);
+    }
+    if (clang_getCursorKind(base) != CXCursor_DeclRefExpr) continue;
+    CXCursor decl = clang_getCursorReferenced(base);
+    enum CXTypeKind kind = clang_getCursorType(decl).kind;
+    if (clang_getCursorKind(decl) == CXCursor_ParmDecl &&
+        (kind == CXType_LValueReference || kind == CXType_RValueReference || kind == CXType_Pointer))
+      return true;
+  }
+  return false;
+}
+
 /* ---- an access the device code kept no line for ---- */
 
 typedef struct sole_access {
