@@ -962,8 +962,14 @@ bool device_finish(device_job *j, device_code *code, char *why, size_t why_size)
      * made again by the next warplint */
     char why_pch[1024];
     first_error(j->errors, why_pch, sizeof why_pch);
-    if (strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file")) unlink(j->pch);
-    status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
+    bool stale = strstr(why_pch, "precompiled file") || strstr(why_pch, "PCH file");
+    if (stale) unlink(j->pch);
+    /* errors that are all forms nvcc accepts are the code's, not the
+     * precompiled header's: compiling without it alone would fail alike,
+     * so only the mended compile below runs (a whole compile saved) */
+    source_place at[MAX_FIXES];
+    if (stale || fixable_errors(j->errors, at, MAX_FIXES) == 0)
+      status = run_clang(j->argv[1], j->errors, DEVICE_TIMEOUT_SECONDS);
   }
   /* without the precompiled headers: -fgpu-rdc changes the language options */
   if (status > 0) status = compile_as_nvcc_accepts(j, j->argv[1] ? 1 : 0, status);
