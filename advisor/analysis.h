@@ -72,6 +72,10 @@ typedef struct atom_info {
   bool maybe_unit;               /* a parameter that may well be 1 (a tensor's innermost stride, sx0):
                                     never compared with an index, named as strides are */
   bool flag;                     /* a parameter named as a 0-or-1 flag (scale_is_vector): 1 under the probe */
+  bool boolean;                  /* a comparison widened to 0 or 1 (dir == 0 as an int), ir.c */
+  int selector;                  /* 1 + the smallest constant a parameter is compared with where equality
+                                    is its only comparison (a direction, a mode: dir == 0): its value under
+                                    S_5's probe, where a size's large value would take no case; else 0 */
   int quotient_entry;            /* ATOMK_QUOTIENT: its entry in kernel_ctx.quotients */
   bool from_threads;             /* a thread index divided by a run-time size (threadIdx.x / coop):
                                     taken as one value per warp, but the warps of a block differ */

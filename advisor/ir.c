@@ -49,8 +49,11 @@
 /* The value run-time sizes take where lanes are evaluated under the probe
  * (lanes.c adds 8 per atom): large, a multiple of 8, no power of two. */
 #define PROBE_SIZE 4104
-/* where unknowns must stay apart: further than a warp's request spans */
-#define PROBE_SPREAD 4096
+/* S_5's requests: the step between run-time unknowns under the probe,
+ * one per probe, so that two unknowns a code's constant offset happens to
+ * bridge under one probe (zigzag[2 * s] and zigzag[2 * s + 1] + 128) are
+ * apart under the other */
+#define PROBE_SPREAD(probe) ((probe) == PROBE_SIZE ? 8 : 520)
 /* model_without_data: a per-lane value the kernel loads or counts taken as
  * 0 in every lane, or as the lane's number */
 enum { PROBE_DATA_OFF, PROBE_DATA_ZERO, PROBE_DATA_LANE };
@@ -1607,7 +1610,11 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
     LLVMValueRef src = LLVMGetOperand(v, 0);
     const ir_value *s = value_of(ik, src);
     /* a comparison widened to 0 or 1 is a value of its own */
-    if (LLVMGetIntTypeWidth(LLVMTypeOf(src)) == 1 && !s->p.unknown && s->p.count) { nonlinear(ik, v, r, true); return; }
+    if (LLVMGetIntTypeWidth(LLVMTypeOf(src)) == 1 && !s->p.unknown && s->p.count) {
+      nonlinear(ik, v, r, true);
+      if (!r->p.unknown && r->p.count == 1 && r->p.terms[0].degree == 1) ik->k->atoms[r->p.terms[0].atoms[0]].boolean = true;
+      return;
+    }
     r->p = s->p;
     r->evaluable = s->evaluable;
     return;
@@ -1803,6 +1810,19 @@ static bool loaded_once_per_warp(ir_kernel *ik, LLVMValueRef v, int warp, int de
   return one;
 }
 
+/* A comparison, or one widened to an integer. */
+static bool boolean_value(LLVMValueRef v) {
+  if (LLVMIsAICmpInst(v)) return true;
+  return (LLVMIsAZExtInst(v) || LLVMIsASExtInst(v)) && LLVMGetIntTypeWidth(LLVMTypeOf(LLVMGetOperand(v, 0))) == 1;
+}
+
+static bool uses_boolean_atom(const kernel_ctx *k, const poly *p) {
+  for (int i = 0; i < p->count; i++)
+    for (int a = 0; a < p->terms[i].degree; a++)
+      if (k->atoms[p->terms[i].atoms[a]].boolean) return true;
+  return false;
+}
+
 /* Whether instruction v is computed in the loop whose later turn is being
  * evaluated. */
 static bool computed_in_turn_loop(const ir_kernel *ik, LLVMValueRef v) {
@@ -1836,6 +1856,11 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     return operand_lanes(ik, v, warp, out, depth);
   }
   const ir_value *r = value_of(ik, v);
+  /* S_5's requests: a comparison widened to 0 or 1 has its value from its
+   * operands (a selector's dir == 0), not the probe's */
+  if (ik->apart_unknowns && (boolean_value(v) || (!r->p.unknown && uses_boolean_atom(ik->k, &r->p))) && depth <= 24 &&
+      LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth))
+    return true;
   if (!r->p.unknown) {
     /* a value made an atom (blockIdx.x / n) would take a probe value of
      * its own, unrelated to the block index and sizes it is computed from:
@@ -1853,7 +1878,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
      * loaded each turn) is not the probe's on every turn */
     if (ik->turn_loop && LLVMIsAInstruction(v) && computed_in_turn_loop(ik, v)) return false;
     /* two reads at two unknowns (a table's two entries) are not alike */
-    long long apart = ik->apart_unknowns ? PROBE_SPREAD * (1 + map_get(&ik->value_of, v) % 1021) : 0;
+    long long apart = ik->apart_unknowns ? ik->k->probe_spread * (1 + map_get(&ik->value_of, v) % 61) : 0;
     lanes_fill(out, ik->k->probe_uniform + apart, false);
     return true;
   }
@@ -3661,21 +3686,54 @@ static int lone_parameter(const kernel_ctx *k, const poly *p) {
   return a >= ATOM_FIRST_SYMBOL && k->atoms[a].kind == ATOMK_PARAM ? a : -1;
 }
 
+/* The smallest constant compare or switch i tests its operand `side`
+ * against, or -1. */
+static long long smallest_case(LLVMValueRef i, int side) {
+  long long c = -1;
+  if (LLVMIsAICmpInst(i)) {
+    LLVMValueRef other = LLVMGetOperand(i, 1 - side);
+    return LLVMIsAConstantInt(other) ? LLVMConstIntGetSExtValue(other) : -1;
+  }
+  for (int o = 2; o < LLVMGetNumOperands(i); o += 2) {
+    LLVMValueRef v = LLVMGetOperand(i, o);
+    long long value = LLVMIsAConstantInt(v) ? LLVMConstIntGetSExtValue(v) : -1;
+    if (value < 0) return -1;
+    if (c < 0 || value < c) c = value;
+  }
+  return c;
+}
+
 /* Stride-named parameters that no comparison uses as an extent (i < n),
  * and flags (compared with 0 as flags are): they may be 1, so a lane
- * stride of theirs is no finding by itself. */
+ * stride of theirs is no finding by itself. Parameters compared only for
+ * equality with small constants, or switched on, are selectors (a
+ * direction). */
 static void find_unit_strides(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
+  enum { SMALL_CASE = 16 };
+  bool *ordered = calloc((size_t)k->atom_count, sizeof *ordered);   /* compared as a size is (i < n) */
+  if (!ordered) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
     k->atoms[a].maybe_unit = k->atoms[a].kind == ATOMK_PARAM && (stride_name(k->atoms[a].name) || k->atoms[a].flag);
   for (int b = 0; b < ik->block_count; b++)
     for (LLVMValueRef i = LLVMGetFirstInstruction(ik->blocks[b].bb); i; i = LLVMGetNextInstruction(i)) {
-      if (!LLVMIsAICmpInst(i)) continue;
-      for (int side = 0; side < 2; side++) {
+      bool equality = LLVMIsASwitchInst(i) || (LLVMIsAICmpInst(i) && (LLVMGetICmpPredicate(i) == LLVMIntEQ ||
+                                                                       LLVMGetICmpPredicate(i) == LLVMIntNE));
+      if (!LLVMIsAICmpInst(i) && !LLVMIsASwitchInst(i)) continue;
+      for (int side = 0; side < (LLVMIsASwitchInst(i) ? 1 : 2); side++) {
         int p = lone_parameter(k, int_of(ik, LLVMGetOperand(i, side)));
-        if (p >= 0 && !k->atoms[p].flag) k->atoms[p].maybe_unit = false;
+        if (p < 0) continue;
+        if (!k->atoms[p].flag) k->atoms[p].maybe_unit = false;
+        /* a range check of a switch's table (dir < 3) fits a selector; a
+         * comparison with anything but a small constant does not */
+        long long c = smallest_case(i, side);
+        if (c < 0 || c >= SMALL_CASE) ordered[p] = true;
+        else if (equality && (!k->atoms[p].selector || c + 1 < k->atoms[p].selector)) k->atoms[p].selector = (int)c + 1;
       }
     }
+  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+    if (ordered[a]) k->atoms[a].selector = 0;
+  free(ordered);
 }
 
 /* A stencil's written-out neighbours (in[i - w], in[i], in[i + w]): a
@@ -3718,8 +3776,9 @@ static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, w
   /* in a loop: on its first turn (reads of one turn compared alike) */
   ik->first_turn = x->loop_count ? x->region + 1 : 0;
   ik->apart_unknowns = true;
-  k->probe_spread = PROBE_SPREAD;
-  bool ok = x->off.unknown ? ir_lanes(ik, ik->addresses[access], w, &v, 0) : poly_lanes(k, &x->off, w, &v);
+  k->probe_spread = PROBE_SPREAD(probe);
+  bool ok = x->off.unknown || uses_boolean_atom(k, &x->off) ? ir_lanes(ik, ik->addresses[access], w, &v, 0)
+                                                              : poly_lanes(k, &x->off, w, &v);
   r->one_path = false;
   if ((!ok || v.shifted) && x->off.unknown && x->loop_count) {
     ik->any_arm = r->one_path = true;
@@ -3925,7 +3984,7 @@ static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, 
   ik->first_turn = x->region + 1;
   ik->turn_loop = l + 1;
   ik->apart_unknowns = true;
-  k->probe_spread = PROBE_SPREAD;
+  k->probe_spread = PROBE_SPREAD(probe);
   bool ok = true;
   for (int w = 0; w < warps && ok; w++) {
     unsigned lanes = ik->blocks[x->region].active[w];

@@ -165,6 +165,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
       else if (k->probe_uniform && atom >= ATOM_BX && atom <= ATOM_BZ) by = k->probe_block;
       else if (k->probe_uniform && atom >= ATOM_BDX && atom <= ATOM_BDZ) by = k->block[atom - ATOM_BDX];
       else if (k->probe_uniform && k->atoms[atom].flag) continue;          /* a flag: 1 */
+      else if (k->probe_uniform && k->probe_spread && k->atoms[atom].selector) by = k->atoms[atom].selector - 1;
       /* a loop's counter on its second turn: a grid-stride loop's counter
        * times the probe's sizes would leave no room for an index split
        * into several sizes ((index / W / H) % batch * H * W) */
