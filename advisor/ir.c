@@ -3711,7 +3711,10 @@ static long long smallest_case(LLVMValueRef i, int side) {
 static void find_unit_strides(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
   enum { SMALL_CASE = 16 };
-  bool *ordered = calloc((size_t)k->atom_count, sizeof *ordered);   /* compared as a size is (i < n) */
+  /* per parameter atom: compared as a size is (i < n); atoms made while
+   * the loop below evaluates operands lie beyond `params` */
+  int params = k->atom_count;
+  bool *ordered = calloc((size_t)params, sizeof *ordered);
   if (!ordered) { fprintf(stderr, "warplint: out of memory\n"); exit(2); }
   for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
     k->atoms[a].maybe_unit = k->atoms[a].kind == ATOMK_PARAM && (stride_name(k->atoms[a].name) || k->atoms[a].flag);
@@ -3724,6 +3727,7 @@ static void find_unit_strides(ir_kernel *ik) {
         int p = lone_parameter(k, int_of(ik, LLVMGetOperand(i, side)));
         if (p < 0) continue;
         if (!k->atoms[p].flag) k->atoms[p].maybe_unit = false;
+        if (p >= params) continue;           /* an atom made during this walk: no selector */
         /* a range check of a switch's table (dir < 3) fits a selector; a
          * comparison with anything but a small constant does not */
         long long c = smallest_case(i, side);
@@ -3731,7 +3735,7 @@ static void find_unit_strides(ir_kernel *ik) {
         else if (equality && (!k->atoms[p].selector || c + 1 < k->atoms[p].selector)) k->atoms[p].selector = (int)c + 1;
       }
     }
-  for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
+  for (int a = ATOM_FIRST_SYMBOL; a < params; a++)
     if (ordered[a]) k->atoms[a].selector = 0;
   free(ordered);
 }
