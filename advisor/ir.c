@@ -586,6 +586,7 @@ static int loop_of_header(const ir_kernel *ik, int block) {
 }
 
 static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column);
+static bool value_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column);
 
 /* The name of the variable a counter's step updates, from the AST at the
  * step's location (i in `i += 4`), or "loop". */
@@ -593,7 +594,7 @@ static void counter_name(ir_kernel *ik, LLVMValueRef step, char *out, size_t siz
   CXFile file;
   unsigned line, column;
   snprintf(out, size, "loop");
-  if (LLVMIsAInstruction(step) && user_location(ik, step, &file, &line, &column))
+  if (LLVMIsAInstruction(step) && value_location(ik, step, &file, &line, &column))
     ir_name_at(ik->scope, file, line, column, out, size);
 }
 
@@ -1406,7 +1407,7 @@ static void eval_load(ir_kernel *ik, LLVMValueRef load, ir_value *r) {
     /* named as the source reads it (p.numAttr), for the messages */
     CXFile file;
     unsigned line, column;
-    if (user_location(ik, load, &file, &line, &column))
+    if (value_location(ik, load, &file, &line, &column))
       ir_value_text_at(ik->scope, file, line, column, a->name, sizeof a->name);
     a->loaded = true;
     a->loop_carried = moves_with_loop(ik->k, &addr->p);
@@ -1612,7 +1613,8 @@ static void eval_instruction(ir_kernel *ik, LLVMValueRef v, ir_value *r) {
     /* a comparison widened to 0 or 1 is a value of its own */
     if (LLVMGetIntTypeWidth(LLVMTypeOf(src)) == 1 && !s->p.unknown && s->p.count) {
       nonlinear(ik, v, r, true);
-      if (!r->p.unknown && r->p.count == 1 && r->p.terms[0].degree == 1) ik->k->atoms[r->p.terms[0].atoms[0]].boolean = true;
+      if (!r->p.unknown && r->p.count == 1 && r->p.terms[0].degree == 1)
+        ik->k->atoms[r->p.terms[0].atoms[0]].boolean = true;
       return;
     }
     r->p = s->p;
@@ -2261,8 +2263,11 @@ static void scope_path(LLVMMetadataRef scope, char *path, size_t size) {
 }
 
 /* The innermost debug location of inst in a file of the user's (not a
- * system header, not the toolkit, not warplint's stand-ins). */
-static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column) {
+ * system header, not the toolkit, not warplint's stand-ins); an access
+ * (fields_to_caller) in a helper that reads a field of what it was
+ * passed is its caller's. */
+static bool located(ir_kernel *ik, LLVMValueRef inst, bool fields_to_caller, CXFile *file, unsigned *line,
+                    unsigned *column) {
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
   for (int hops = 0; loc && hops < 64; hops++, loc = LLVMDILocationGetInlinedAt(loc)) {
 
@@ -2278,7 +2283,8 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
     if (LLVMDILocationGetInlinedAt(loc) &&
         ((scope && LLVMGetMetadataKind(scope) == LLVMDISubprogramMetadataKind &&
           ir_accessor_at(ik->scope, cf, LLVMDISubprogramGetLine(scope), LLVMDILocationGetLine(loc))) ||
-         ir_parameter_field_at(ik->scope, cf, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc))))
+         (fields_to_caller &&
+          ir_parameter_field_at(ik->scope, cf, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc)))))
       continue;
     *file = cf;
     *line = LLVMDILocationGetLine(loc);
@@ -2286,6 +2292,17 @@ static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsign
     return *line > 0;
   }
   return false;
+}
+
+/* Where an access is, for its findings. */
+static bool user_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column) {
+  return located(ik, inst, true, file, line, column);
+}
+
+/* Where a value is read, for its name (dims.na in the helper that reads
+ * it, not the helper's call). */
+static bool value_location(ir_kernel *ik, LLVMValueRef inst, CXFile *file, unsigned *line, unsigned *column) {
+  return located(ik, inst, false, file, line, column);
 }
 
 /* Where an access with no line of its own is (two stores of different
@@ -2464,7 +2481,7 @@ static int array_of(ir_kernel *ik, int base, CXFile file, unsigned *line, unsign
     CXFile at_file;
     unsigned at_line, at_column;
     bool load_field;
-    if (LLVMIsAInstruction(b->value) && user_location(ik, b->value, &at_file, &at_line, &at_column))
+    if (LLVMIsAInstruction(b->value) && value_location(ik, b->value, &at_file, &at_line, &at_column))
       ir_array_at(ik->scope, at_file, &at_line, &at_column, false, name, sizeof name, &load_field);
     if (!*name) snprintf(name, sizeof name, "%s", written);
   }
@@ -3753,9 +3770,11 @@ static void find_unit_strides(ir_kernel *ik) {
 typedef struct warp_request {
   long long address[32];         /* sorted */
   int lanes;
+  long long at[32];              /* lane by lane, for the lanes in reach */
+  unsigned reach;
   bool one_path;                 /* evaluated along one arm of each lane-varying join (a loop the compiler
                                     unrolled at run time, entered after a remainder loop or not) */
-  unsigned long long hash, lane_hash; /* of the sorted addresses, of the addresses lane by lane */
+  unsigned long long hash;       /* of the sorted addresses */
 } warp_request;
 
 static int compare_addresses(const void *a, const void *b) {
@@ -3794,10 +3813,9 @@ static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, w
   k->probe_uniform = k->probe_block = k->probe_spread = 0;
   if (!ok || v.shifted) return;
   /* the lanes that reach the read (k->active is the last access's) */
-  unsigned reach = ik->blocks[x->region].active[w];
+  r->reach = ik->blocks[x->region].active[w];
   for (int l = 0; l < 32; l++)
-    if (reach >> l & 1) r->address[r->lanes++] = v.v[l];
-  r->lane_hash = hash_addresses(r->address, r->lanes);
+    if (r->reach >> l & 1) r->address[r->lanes++] = r->at[l] = v.v[l];
   qsort(r->address, (size_t)r->lanes, sizeof r->address[0], compare_addresses);
   /* a row of elements, not a broadcast (every warp reading rand[1] is one
    * element the L1 serves, no tile) */
@@ -3812,18 +3830,40 @@ static bool same_request(const warp_request *a, const warp_request *b) {
          memcmp(a->address, b->address, (size_t)a->lanes * sizeof a->address[0]) == 0;
 }
 
-/* Whether at least half of a's elements are b's too, b being another
- * read's request of the same warp: not the same lanes reading the same
- * elements again (a load the compiler kept twice). */
-static bool repeats_request(const warp_request *a, const warp_request *b) {
-  if (a->lanes < 2 || b->lanes < 2 || (same_request(a, b) && a->lane_hash == b->lane_hash)) return false;
+/* The most elements two neighbour reads of a stencil lie apart (in[i - 1]
+ * beside in[i], a radius of a few): a reduction's two halves a block's
+ * width apart (in[i] + in[i + blockSize]) are no neighbours, whatever
+ * width the model's block gives the warp. */
+#define NEIGHBOUR_ELEMENTS 8
+
+/* Whether at least half of a's lanes read an element another lane reads
+ * in b, b being another read's request of the same warp (not a lane
+ * reading its own element again: a load the compiler kept twice, a
+ * record's own fields), where one lane's two reads, if a constant apart,
+ * are neighbours (width: the access's bytes). */
+static bool repeats_request(const warp_request *a, const warp_request *b, long long width) {
+  if (a->lanes < 2 || b->lanes < 2) return false;
   int shared = 0;
   for (int i = 0, j = 0; i < a->lanes && j < b->lanes;) {
     if (a->address[i] == b->address[j]) shared++, i++, j++;
     else if (a->address[i] < b->address[j]) i++;
     else j++;
   }
-  return 2 * shared >= a->lanes;
+  if (2 * shared < a->lanes) return false;
+  int others = 0, both = 0;
+  bool one_shift = true;
+  long long shift = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(a->reach >> l & 1)) continue;
+    bool found = false;
+    for (int m = 0; m < 32 && !found; m++) found = m != l && (b->reach >> m & 1) && b->at[m] == a->at[l];
+    others += found;
+    if (!(b->reach >> l & 1)) continue;
+    if (both++ == 0) shift = a->at[l] - b->at[l];
+    else one_shift = one_shift && a->at[l] - b->at[l] == shift;
+  }
+  if (2 * others < a->lanes) return false;
+  return !one_shift || width <= 0 || llabs(shift) <= NEIGHBOUR_ELEMENTS * width;
 }
 
 /* Whether two accesses sit in the same loops: their requests on one turn
@@ -3897,10 +3937,12 @@ static void find_neighbour_reuse(ir_kernel *ik) {
           bool copies = k->accesses[list[i]].merged || k->accesses[list[j]].merged;
           for (int v = 0; v < k->warps; v++) {
             if (layer[v] != layer[w]) continue;
-            bool whole = v != w && !r->one_path && !req[j * k->warps + v].one_path && same_request(r, &req[j * k->warps + v]) &&
+            bool whole = v != w && !r->one_path && !req[j * k->warps + v].one_path &&
+                         same_request(r, &req[j * k->warps + v]) &&
                          same_request(&other[i * k->warps + w], &other[j * k->warps + v]);
-            bool part = v == w && !copies && repeats_request(r, &req[j * k->warps + v]) &&
-                        repeats_request(&other[i * k->warps + w], &other[j * k->warps + v]);
+            long long width = k->accesses[list[i]].width;
+            bool part = v == w && !copies && repeats_request(r, &req[j * k->warps + v], width) &&
+                        repeats_request(&other[i * k->warps + w], &other[j * k->warps + v], width);
             if (!whole && !part) continue;
             found = true;
             partner[i] = j;
@@ -4018,10 +4060,10 @@ static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, 
 }
 
 /* Whether, on a later turn, at least half of the warps' lanes read what
- * another thread of the block read on the first turn, each lane's own
+ * another lane of their warp read on the first turn, each lane's own
  * element having moved. */
 static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WARPS][32],
-                            unsigned (*alive)[WINDOW_WARPS], const long long *layer) {
+                            unsigned (*alive)[WINDOW_WARPS]) {
   int reusing = 0, asked = 0;
   for (int w = 0; w < warps; w++) {
     unsigned first = alive[0][w];
@@ -4032,11 +4074,10 @@ static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WA
       bool hit = false;
       for (int t = 1; t < turns && !hit; t++) {
         if (!(alive[t][w] >> a & 1) || address[t][w][a] == address[0][w][a]) continue;
-        for (int v = 0; v < warps && !hit; v++) {
-          if (layer[v] != layer[w]) continue;
-          for (int b = 0; b < 32 && !hit; b++)
-            hit = (alive[0][v] >> b & 1) && (v != w || b != a) && address[0][v][b] == address[t][w][a];
-        }
+        /* within the warp: another warp's values loaded per warp (a row's
+         * start) would take the same probe */
+        for (int b = 0; b < 32 && !hit; b++)
+          hit = (alive[0][w] >> b & 1) && b != a && address[0][w][b] == address[t][w][a];
       }
       hits += hit;
     }
@@ -4047,18 +4088,17 @@ static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WA
 
 /* A sliding window the polynomial does not carry (a filter's loop from
  * max(0, 2 * x - 2), clamped at the image's edge): on a later turn of the
- * innermost loop lanes read elements other threads of the block read on
- * the first, for every warp under two sets of run-time sizes. Each such
+ * innermost loop lanes read elements other lanes of their warp read on
+ * the first, for most warps under two sets of run-time sizes. Each such
  * element is loaded again per reader; shared memory serves it once (S_5). */
 static void find_window_reuse(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
-  long long layer[MAX_WARPS];
-  warp_layers(k, layer);
   int warps = k->warps < WINDOW_WARPS ? k->warps : WINDOW_WARPS;
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
     if (x->merged || !x->read || x->write || x->data_dependent || x->neighbour_reuse || !x->loop_count ||
-        x->window_reuse || x->lanes.kind == LANE_UNIFORM || k->arrays[x->array].space != SP_GLOBAL || !is_read_only(&k->arrays[x->array]))
+        x->window_reuse || x->lanes.kind == LANE_UNIFORM || k->arrays[x->array].space != SP_GLOBAL ||
+        !is_read_only(&k->arrays[x->array]))
       continue;
     int l = innermost_loop(ik, x->region);
     if (l < 0) continue;
@@ -4070,7 +4110,7 @@ static void find_window_reuse(ir_kernel *ik) {
     bool overlaps = true;
     for (int p = 0; p < 2 && overlaps; p++)
       overlaps = window_addresses(ik, i, l, turns, warps, p ? 2 * PROBE_SIZE + 8 : PROBE_SIZE, address, alive) &&
-                 window_overlaps(turns, warps, address, alive, layer);
+                 window_overlaps(turns, warps, address, alive);
     x->window_reuse = overlaps;
   }
 }
