@@ -530,6 +530,11 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
   if (!launch_syntax(c, &l)) return CXChildVisit_Recurse;
   CXCursor callee = strip(l.c[0]);
   CXCursor kernel = clang_getCursorReferenced(callee);
+  /* a template's launch inside a template (kernel<G><<<...>>> in a class's
+   * member): the name is resolved at instantiation; where it can mean one
+   * template only, that one */
+  if (clang_getCursorKind(kernel) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kernel) == 1)
+    kernel = clang_getOverloadedDecl(kernel, 0);
   if (clang_Cursor_isNull(kernel) || clang_Cursor_getNumArguments(l.c[1]) < 2) return CXChildVisit_Recurse;
   if (clang_getCursorKind(kernel) != CXCursor_VarDecl) {
     add_launch(fc, c, l.c[1], kernel, true, callee);
