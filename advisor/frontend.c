@@ -87,17 +87,75 @@ static bool template_parameter_value(CXCursor parameter, long long *v) {
   return true;
 }
 
+/* The case of a switch on var whose statement holds the place `at`: a
+ * dispatch on the block's size (switch (threads) { case 512:
+ * reduce<512><<<grid, threads>>>(...); ...}), where var is that case. */
+typedef struct case_search {
+  CXCursor var;
+  unsigned at;
+  bool inside;                   /* the innermost switch around is on var */
+  long long value;
+  bool found;
+} case_search;
+
+static bool extent_holds(CXCursor c, unsigned at) {
+  unsigned start, end;
+  CXSourceRange extent = clang_getCursorExtent(c);
+  clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
+  clang_getExpansionLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
+  return start <= at && at < end;
+}
+
+static enum CXChildVisitResult find_case(CXCursor c, CXCursor parent, CXClientData d) {
+  (void)parent;
+  case_search *s = d;
+  if (!extent_holds(c, s->at)) return CXChildVisit_Continue;
+  enum CXCursorKind kind = clang_getCursorKind(c);
+  if (kind == CXCursor_SwitchStmt) {
+    child_list l = children(c);
+    CXCursor on = l.n ? strip(l.c[0]) : clang_getNullCursor();
+    bool outer = s->inside;
+    s->inside = clang_getCursorKind(on) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(on), s->var);
+    clang_visitChildren(c, find_case, s);
+    s->inside = outer;
+    return CXChildVisit_Break;
+  }
+  /* case C: followed by the statement that holds the place (not a case
+   * falling through to another: either value could reach it) */
+  if (kind == CXCursor_CaseStmt && s->inside) {
+    child_list l = children(c);
+    long long v;
+    if (l.n == 2 && clang_getCursorKind(l.c[1]) != CXCursor_CaseStmt && const_value(l.c[0], &v) &&
+        extent_holds(l.c[1], s->at)) {
+      s->value = v;
+      s->found = true;
+    }
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+static bool case_value(CXCursor var, unsigned at, long long *v) {
+  case_search s = {.var = var, .at = at};
+  clang_visitChildren(clang_getCursorSemanticParent(var), find_case, &s);
+  if (s.found) *v = s.value;
+  return s.found;
+}
+
 /* A compile-time constant, or a local integer variable whose value at the
- * launch is one (int n = 1 << 5; ... dim3 block(n)). */
+ * launch is one (int n = 1 << 5; ... dim3 block(n)), or the case of a
+ * switch on it that holds the launch. */
 static bool launch_value(CXCursor c, unsigned before, int depth, long long *v, unsigned *branch_line) {
   if (const_value(c, v)) return true;
   c = strip(c);
   if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || depth > 2 || before == 0) return false;
   CXCursor d = clang_getCursorReferenced(c);
   if (clang_getCursorKind(d) == CXCursor_NonTypeTemplateParameter) return template_parameter_value(d, v);
-  if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
+  if (clang_getCursorKind(d) != CXCursor_VarDecl && clang_getCursorKind(d) != CXCursor_ParmDecl) return false;
   enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(d)).kind;
   if (t < CXType_Char_U || t > CXType_LongLong) return false;
+  if (case_value(d, before, v)) return true;
+  if (clang_getCursorKind(d) != CXCursor_VarDecl) return false;
   long long shape[3];
   if (!var_at_launch(d, before, depth + 1, shape, branch_line)) return false;
   *v = shape[0];

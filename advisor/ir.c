@@ -183,6 +183,7 @@ typedef struct ir_kernel {
   int turn;                      /* ... that turn (0: the first) */
   bool any_arm;                  /* a join of lane-varying paths takes its first arm that evaluates */
   bool apart_unknowns;           /* under the probe each uniform unknown takes a value of its own */
+  bool per_warp_values;          /* ... and a value one per warp, or of no known reach, was used */
   int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
   LLVMValueRef probe_leaf;       /* ... that value: one per address, or the address is not evaluated */
   int max_depth;                 /* IR_MAX_DEPTH on the analysis's own stack, else IR_SHALLOW_DEPTH */
@@ -1870,7 +1871,10 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     if (ik->k->probe_uniform && computed_atom(ik->k, &r->p) && depth <= 24 && LLVMIsAInstruction(v) &&
         operand_lanes(ik, v, warp, out, depth))
       return true;
-    if (poly_lanes(ik->k, &r->p, warp, out)) return true;
+    if (poly_lanes(ik->k, &r->p, warp, out)) {
+      ik->per_warp_values = ik->per_warp_values || from_threads_atom(ik->k, &r->p);
+      return true;
+    }
     /* a loop's value times a lane's (offset * (2 * k + 1)): from the
      * operands, where the loop's value is its first turn's */
     return ik->first_turn && depth <= 24 && LLVMIsAInstruction(v) && operand_lanes(ik, v, warp, out, depth);
@@ -1881,6 +1885,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
     if (ik->turn_loop && LLVMIsAInstruction(v) && computed_in_turn_loop(ik, v)) return false;
     /* two reads at two unknowns (a table's two entries) are not alike */
     long long apart = ik->apart_unknowns ? ik->k->probe_spread * (1 + map_get(&ik->value_of, v) % 61) : 0;
+    ik->per_warp_values = true;
     lanes_fill(out, ik->k->probe_uniform + apart, false);
     return true;
   }
@@ -3985,14 +3990,6 @@ static void find_neighbour_reuse(ir_kernel *ik) {
   }
 }
 
-/* The innermost loop around block b, or -1. */
-static int innermost_loop(const ir_kernel *ik, int b) {
-  int found = -1;
-  for (int l = 0; l < ik->loop_count; l++)
-    if (ik->loops[l].body[b] && (found < 0 || ik->loops[l].depth > ik->loops[found].depth)) found = l;
-  return found;
-}
-
 /* The one block of loop l with a branch out of it, and which of that
  * branch's sides stays in (0: the true side); -1 where there are several
  * or the branch is not a plain two-way one. */
@@ -4015,10 +4012,13 @@ enum { WINDOW_TURNS = 8, WINDOW_WARPS = 8 };
 
 /* Access i's addresses on the first `turns` turns of loop l for each of
  * the first `warps` warps, under the probe's run-time sizes, with the
- * lanes that run each turn (alive; 0 once the warp has left the loop).
+ * lanes that run each turn (alive; 0 once the warp has left the loop);
+ * *per_warp where a value one per warp, or of no known reach, went into
+ * them (the probe gives it every warp alike: warps cannot be compared).
  * False where a turn's addresses or the loop's exit cannot be evaluated. */
 static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, long long probe,
-                             long long (*address)[WINDOW_WARPS][32], unsigned (*alive)[WINDOW_WARPS]) {
+                             long long (*address)[WINDOW_WARPS][32], unsigned (*alive)[WINDOW_WARPS],
+                             bool *per_warp) {
   kernel_ctx *k = ik->k;
   const access_info *x = &k->accesses[i];
   int stay_side, exit_block = exiting_block(ik, l, &stay_side);
@@ -4031,6 +4031,7 @@ static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, 
   ik->turn_loop = l + 1;
   ik->apart_unknowns = true;
   k->probe_spread = PROBE_SPREAD(probe);
+  ik->per_warp_values = false;
   bool ok = true;
   for (int w = 0; w < warps && ok; w++) {
     unsigned lanes = ik->blocks[x->region].active[w];
@@ -4055,15 +4056,17 @@ static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, 
   }
   ik->turn = ik->turn_loop = ik->first_turn = 0;
   ik->apart_unknowns = false;
+  *per_warp = ik->per_warp_values;
   k->probe_uniform = k->probe_block = k->probe_spread = 0;
   return ok;
 }
 
 /* Whether, on a later turn, at least half of the warps' lanes read what
- * another lane of their warp read on the first turn, each lane's own
+ * another thread of the block read on the first turn (another lane of
+ * their warp only, where warps cannot be compared), each lane's own
  * element having moved. */
 static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WARPS][32],
-                            unsigned (*alive)[WINDOW_WARPS]) {
+                            unsigned (*alive)[WINDOW_WARPS], const long long *layer, bool warp_only) {
   int reusing = 0, asked = 0;
   for (int w = 0; w < warps; w++) {
     unsigned first = alive[0][w];
@@ -4074,10 +4077,11 @@ static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WA
       bool hit = false;
       for (int t = 1; t < turns && !hit; t++) {
         if (!(alive[t][w] >> a & 1) || address[t][w][a] == address[0][w][a]) continue;
-        /* within the warp: another warp's values loaded per warp (a row's
-         * start) would take the same probe */
-        for (int b = 0; b < 32 && !hit; b++)
-          hit = (alive[0][w] >> b & 1) && b != a && address[0][w][b] == address[t][w][a];
+        for (int v = 0; v < warps && !hit; v++) {
+          if (layer[v] != layer[w] || (warp_only && v != w)) continue;
+          for (int b = 0; b < 32 && !hit; b++)
+            hit = (alive[0][v] >> b & 1) && (v != w || b != a) && address[0][v][b] == address[t][w][a];
+        }
       }
       hits += hit;
     }
@@ -4093,6 +4097,8 @@ static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WA
  * element is loaded again per reader; shared memory serves it once (S_5). */
 static void find_window_reuse(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
+  long long layer[MAX_WARPS];
+  warp_layers(k, layer);
   int warps = k->warps < WINDOW_WARPS ? k->warps : WINDOW_WARPS;
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
@@ -4100,7 +4106,7 @@ static void find_window_reuse(ir_kernel *ik) {
         x->window_reuse || x->lanes.kind == LANE_UNIFORM || k->arrays[x->array].space != SP_GLOBAL ||
         !is_read_only(&k->arrays[x->array]))
       continue;
-    int l = innermost_loop(ik, x->region);
+    int l = ik->blocks[x->region].loop;
     if (l < 0) continue;
     int atom = ik->loops[l].atom, turns = WINDOW_TURNS;
     if (atom >= 0 && k->atoms[atom].const_trip && k->atoms[atom].trips < turns) turns = (int)k->atoms[atom].trips;
@@ -4108,9 +4114,12 @@ static void find_window_reuse(ir_kernel *ik) {
     static _Thread_local long long address[WINDOW_TURNS][WINDOW_WARPS][32];
     static _Thread_local unsigned alive[WINDOW_TURNS][WINDOW_WARPS];
     bool overlaps = true;
-    for (int p = 0; p < 2 && overlaps; p++)
-      overlaps = window_addresses(ik, i, l, turns, warps, p ? 2 * PROBE_SIZE + 8 : PROBE_SIZE, address, alive) &&
-                 window_overlaps(turns, warps, address, alive);
+    for (int p = 0; p < 2 && overlaps; p++) {
+      bool per_warp;
+      overlaps = window_addresses(ik, i, l, turns, warps, p ? 2 * PROBE_SIZE + 8 : PROBE_SIZE, address, alive,
+                                  &per_warp) &&
+                 window_overlaps(turns, warps, address, alive, layer, per_warp);
+    }
     x->window_reuse = overlaps;
   }
 }
