@@ -3927,7 +3927,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
     /* per read: its warps' requests another warp makes through another
      * read, or its own warp mostly, shifted */
     int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS], group[MAX_READS];
-    bool pair[MAX_READS][MAX_READS] = {{false}}, shifted[MAX_READS] = {false};
+    bool pair[MAX_READS][MAX_READS] = {{false}}, shifted[MAX_READS] = {false}, another_warp[MAX_READS] = {false};
     for (int i = 0; i < n; i++) group[i] = i;
     for (int i = 0; i < n; i++)
       for (int w = 0; w < k->warps; w++) {
@@ -3952,7 +3952,8 @@ static void find_neighbour_reuse(ir_kernel *ik) {
             found = true;
             partner[i] = j;
             pair[i][j] = true;
-            shifted[i] = shifted[i] || part;
+            if (whole) another_warp[i] = true;
+            else shifted[i] = true;
             int gi = request_group(group, i), gj = request_group(group, j);
             if (gi != gj) group[gi > gj ? gi : gj] = gi < gj ? gi : gj;
           }
@@ -3978,12 +3979,13 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       const access_info *by = &k->accesses[list[c >= 0 && pair[i][c] ? c : partner[i]]];
       /* a copy of the same read: a loop the compiler unrolled (at run
        * time, so no polynomial joined the copies), whose turns overlap */
-      if (shifted[i] && x->loop_count && by->line == x->line && by->column == x->column && by->file == x->file) {
+      if (shifted[i] && !another_warp[i] && x->loop_count && by->line == x->line && by->column == x->column &&
+          by->file == x->file) {
         x->window_reuse = true;
         continue;
       }
       x->neighbour_reuse = true;
-      x->neighbour_shifted = shifted[i];
+      x->neighbour_shifted = shifted[i] && !another_warp[i];   /* the other warp's request, where both */
       x->neighbour_line = by->line;
     }
     free(req);
