@@ -3730,7 +3730,7 @@ static long long smallest_case(LLVMValueRef i, int side) {
  * stride of theirs is no finding by itself. Parameters compared only for
  * equality with small constants, or switched on, are selectors (a
  * direction). */
-static void find_unit_strides(ir_kernel *ik) {
+static void find_parameter_roles(ir_kernel *ik) {
   kernel_ctx *k = ik->k;
   enum { SMALL_CASE = 16 };
   /* per parameter atom: compared as a size is (i < n); atoms made while
@@ -4149,7 +4149,7 @@ static void analyze(ir_kernel *given) {
   fold_repeated(&ik);
   fold_unrolled(&ik);
   find_sorts(&ik);
-  find_unit_strides(&ik);
+  find_parameter_roles(&ik);
   find_neighbour_reuse(&ik);
   find_window_reuse(&ik);
   for (int b = 0; b < ik.block_count; b++) {
