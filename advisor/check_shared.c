@@ -211,17 +211,15 @@ static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
   wl_finding *f = s5_finding(k, x, a, x->neighbour_shifted ? "neighbours read by the same warp"
                                                             : "neighbours read by other warps");
   if (!f) return;
-  if (x->neighbour_shifted)
-    set_message(f, wl_format("reusable global data '%s': most of a warp's request here is the same warp's request "
-                             "at another read (line %u), shifted by a few elements (in[i - 1] beside in[i]): "
-                             "the block loads these elements twice; stage the block's tile and halo in shared "
-                             "memory", a->name, x->neighbour_line),
-                compare_text(k, f, "global (L1 hit)", "shared"));
-  else
-    set_message(f, wl_format("reusable global data '%s': a warp's request here is another warp's own request "
-                             "(the read at line %u): the block loads these elements twice; stage the block's "
-                             "tile and halo in shared memory", a->name, x->neighbour_line),
-                compare_text(k, f, "global (L1 hit)", "shared"));
+  char *repeated = x->neighbour_shifted
+                       ? wl_format("most of a warp's request here is the same warp's request at another read (line "
+                                   "%u), shifted by a few elements (in[i - 1] beside in[i])", x->neighbour_line)
+                       : wl_format("a warp's request here is another warp's own request (the read at line %u)",
+                                   x->neighbour_line);
+  set_message(f, wl_format("reusable global data '%s': %s: the block loads these elements twice; stage the block's "
+                           "tile and halo in shared memory", a->name, repeated),
+              compare_text(k, f, "global (L1 hit)", "shared"));
+  free(repeated);
 }
 
 /* A sliding window: on later turns of the loop lanes read what other
@@ -280,13 +278,11 @@ void check_s5_reused_global(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a)) return;
   if (x->neighbour_reuse) { check_s5_neighbours(k, x, a); return; }
-  if (x->off.unknown || !moves_with_loop(k, &x->off)) {
-    if (x->window_reuse) check_s5_window(k, x, a);
-    return;
-  }
-  if (!uses_index_atoms(k, &x->off)) { check_s5_grid_uniform(k, x, a); return; }
-  if (check_stencil_reuse(k, x, a)) return;
-  if (x->reuse < 2) {
+  bool moves = !x->off.unknown && moves_with_loop(k, &x->off);
+  if (moves && !uses_index_atoms(k, &x->off)) { check_s5_grid_uniform(k, x, a); return; }
+  if (moves && check_stencil_reuse(k, x, a)) return;
+  /* what the polynomial cannot tell, the device code's turns may */
+  if (!moves || x->reuse < 2) {
     if (x->window_reuse) check_s5_window(k, x, a);
     return;
   }

@@ -115,7 +115,8 @@ static enum CXChildVisitResult find_case(CXCursor c, CXCursor parent, CXClientDa
     child_list l = children(c);
     CXCursor on = l.n ? strip(l.c[0]) : clang_getNullCursor();
     bool outer = s->inside;
-    s->inside = clang_getCursorKind(on) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(on), s->var);
+    s->inside =
+        clang_getCursorKind(on) == CXCursor_DeclRefExpr && clang_equalCursors(clang_getCursorReferenced(on), s->var);
     clang_visitChildren(c, find_case, s);
     s->inside = outer;
     return CXChildVisit_Break;

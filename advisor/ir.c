@@ -3793,18 +3793,35 @@ static unsigned long long hash_addresses(const long long *address, int n) {
   return h;
 }
 
+/* S_5's evaluation of an access's lanes: run-time sizes under `probe`, a
+ * block inside the grid (no clamp at its edges), loops around the access
+ * in block `region` on their first turn (region < 0: none), unknowns kept
+ * apart; end_s5_probe puts the plain evaluation back. */
+static void begin_s5_probe(ir_kernel *ik, int region, long long probe) {
+  kernel_ctx *k = ik->k;
+  k->probe_uniform = probe;
+  k->probe_block = 1;
+  k->probe_spread = PROBE_SPREAD(probe);
+  ik->first_turn = region + 1;
+  ik->apart_unknowns = true;
+  ik->per_warp_values = false;
+}
+
+static void end_s5_probe(ir_kernel *ik) {
+  kernel_ctx *k = ik->k;
+  k->probe_uniform = k->probe_block = k->probe_spread = 0;
+  ik->first_turn = ik->turn_loop = ik->turn = 0;
+  ik->apart_unknowns = false;
+}
+
 /* The sorted addresses of access `access`'s request from warp w (lanes 0: none). */
 static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, warp_request *r) {
   kernel_ctx *k = ik->k;
   const access_info *x = &k->accesses[access];
   lane_vals v;
   r->lanes = 0;
-  k->probe_uniform = probe;
-  k->probe_block = 1;                    /* a block inside the grid: no clamp at its edges */
   /* in a loop: on its first turn (reads of one turn compared alike) */
-  ik->first_turn = x->loop_count ? x->region + 1 : 0;
-  ik->apart_unknowns = true;
-  k->probe_spread = PROBE_SPREAD(probe);
+  begin_s5_probe(ik, x->loop_count ? x->region : -1, probe);
   bool ok = x->off.unknown || uses_boolean_atom(k, &x->off) ? ir_lanes(ik, ik->addresses[access], w, &v, 0)
                                                               : poly_lanes(k, &x->off, w, &v);
   r->one_path = false;
@@ -3813,9 +3830,7 @@ static void warp_request_of(ir_kernel *ik, int access, int w, long long probe, w
     ok = ir_lanes(ik, ik->addresses[access], w, &v, 0);
     ik->any_arm = false;
   }
-  ik->first_turn = 0;
-  ik->apart_unknowns = false;
-  k->probe_uniform = k->probe_block = k->probe_spread = 0;
+  end_s5_probe(ik);
   if (!ok || v.shifted) return;
   /* the lanes that reach the read (k->active is the last access's) */
   r->reach = ik->blocks[x->region].active[w];
@@ -4021,19 +4036,13 @@ enum { WINDOW_TURNS = 8, WINDOW_WARPS = 8 };
 static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, long long probe,
                              long long (*address)[WINDOW_WARPS][32], unsigned (*alive)[WINDOW_WARPS],
                              bool *per_warp) {
-  kernel_ctx *k = ik->k;
-  const access_info *x = &k->accesses[i];
+  const access_info *x = &ik->k->accesses[i];
   int stay_side, exit_block = exiting_block(ik, l, &stay_side);
-  bool exit_first = exit_block == ik->loops[l].header;   /* a loop tested before its body, not after */
   if (exit_block < 0) return false;
+  bool exit_first = exit_block == ik->loops[l].header;   /* a loop tested before its body, not after */
   LLVMValueRef cond = branch_condition(ik, exit_block);
-  k->probe_uniform = probe;
-  k->probe_block = 1;
-  ik->first_turn = x->region + 1;
+  begin_s5_probe(ik, x->region, probe);
   ik->turn_loop = l + 1;
-  ik->apart_unknowns = true;
-  k->probe_spread = PROBE_SPREAD(probe);
-  ik->per_warp_values = false;
   bool ok = true;
   for (int w = 0; w < warps && ok; w++) {
     unsigned lanes = ik->blocks[x->region].active[w];
@@ -4056,10 +4065,8 @@ static bool window_addresses(ir_kernel *ik, int i, int l, int turns, int warps, 
       if (!exit_first) lanes = stay;
     }
   }
-  ik->turn = ik->turn_loop = ik->first_turn = 0;
-  ik->apart_unknowns = false;
   *per_warp = ik->per_warp_values;
-  k->probe_uniform = k->probe_block = k->probe_spread = 0;
+  end_s5_probe(ik);
   return ok;
 }
 
@@ -4102,6 +4109,8 @@ static void find_window_reuse(ir_kernel *ik) {
   long long layer[MAX_WARPS];
   warp_layers(k, layer);
   int warps = k->warps < WINDOW_WARPS ? k->warps : WINDOW_WARPS;
+  static _Thread_local long long address[WINDOW_TURNS][WINDOW_WARPS][32];
+  static _Thread_local unsigned alive[WINDOW_TURNS][WINDOW_WARPS];
   for (int i = 0; i < k->access_count; i++) {
     access_info *x = &k->accesses[i];
     if (x->merged || !x->read || x->write || x->data_dependent || x->neighbour_reuse || !x->loop_count ||
@@ -4113,8 +4122,6 @@ static void find_window_reuse(ir_kernel *ik) {
     int atom = ik->loops[l].atom, turns = WINDOW_TURNS;
     if (atom >= 0 && k->atoms[atom].const_trip && k->atoms[atom].trips < turns) turns = (int)k->atoms[atom].trips;
     if (turns < 2) continue;
-    static _Thread_local long long address[WINDOW_TURNS][WINDOW_WARPS][32];
-    static _Thread_local unsigned alive[WINDOW_TURNS][WINDOW_WARPS];
     bool overlaps = true;
     for (int p = 0; p < 2 && overlaps; p++) {
       bool per_warp;

@@ -700,9 +700,9 @@ bool ir_parameter_field_at(const ir_scope *s, CXFile file, unsigned line, unsign
     CXCursor c = x->places[i].cursor;
     if (clang_getCursorKind(c) != CXCursor_MemberRefExpr) continue;
     /* the load's column: where the expression starts, or the field's name */
-    unsigned start_line, start_column, name_column;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, &start_line, &start_column, NULL);
-    location_of(c, &start_line, &name_column);
+    unsigned start_column, name_line, name_column;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(c)), NULL, NULL, &start_column, NULL);
+    location_of(c, &name_line, &name_column);
     if (start_column != column && name_column != column) continue;
     /* through the fields of fields (a.v.x) to what holds them */
     CXCursor base = c;
