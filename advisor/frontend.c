@@ -436,6 +436,31 @@ static void template_arguments(CXCursor instance, CXCursor tmpl, template_args *
   }
 }
 
+/* The explicit template arguments written at a launch inside a template
+ * (`reduce4<T, 16><<<...>>>`: libclang gives the template, not an
+ * instantiation): the values that are constants, in the template's
+ * parameters' order; a dependent one (`T`) stays unknown. They tell which
+ * of the template's instances the launch makes. */
+static void written_template_args(CXCursor callee, CXCursor tmpl, template_args *t) {
+  memset(t, 0, sizeof *t);
+  child_list params = children(tmpl), written = children(callee);
+  int w = 0;
+  while (w < written.n && clang_getCursorKind(written.c[w]) != CXCursor_OverloadedDeclRef &&
+         clang_getCursorKind(written.c[w]) != CXCursor_TemplateRef)
+    w++;
+  w++;                                   /* the arguments follow the template's name */
+  for (int i = 0; i < params.n && t->count < 8; i++) {
+    enum CXCursorKind kind = clang_getCursorKind(params.c[i]);
+    if (kind != CXCursor_TemplateTypeParameter && kind != CXCursor_NonTypeTemplateParameter) continue;
+    t->param[t->count] = params.c[i];
+    t->is_type[t->count] = kind == CXCursor_TemplateTypeParameter;
+    if (w < written.n && !t->is_type[t->count])
+      t->known[t->count] = const_value(written.c[w], &t->value[t->count]);
+    w++;
+    t->count++;
+  }
+}
+
 /* The launched function's name in device code: its host-side mangling
  * names the stub (_Z24__device_stub__kernelPf), the device function is
  * _Z6kernelPf. */
@@ -497,6 +522,7 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   memset(&li, 0, sizeof li);
   CXCursor tmpl = clang_getSpecializedCursorTemplate(kernel);
   if (!clang_Cursor_isNull(tmpl)) template_arguments(kernel, tmpl, &li.targs);
+  else if (clang_getCursorKind(kernel) == CXCursor_FunctionTemplate) written_template_args(callee, kernel, &li.targs);
   li.usr = cx_take(clang_getCursorUSR(clang_Cursor_isNull(tmpl) ? kernel : tmpl));
   li.kernel = kernel;
   li.device_name = device_name(kernel);

@@ -383,8 +383,16 @@ static bool same_launch(const launch_info *a, const launch_info *b) {
  * of that very function; else what the name and the file's launches of the
  * kernel say, for a template launched from a template host function
  * (`template void invoke<half>(...)` instantiates it): its arguments from
- * the name's mangling, its block where every launch of the kernel gives
- * the same. */
+ * the name's mangling, its block where every launch of the kernel that can
+ * make this instance gives the same. */
+/* Whether a launch can make the instance whose arguments the mangled name
+ * gave: no argument known on both sides differs. */
+static bool may_launch(const template_args *launch, const template_args *instance) {
+  for (int i = 0; i < launch->count && i < instance->count; i++)
+    if (launch->known[i] && instance->known[i] && launch->value[i] != instance->value[i]) return false;
+  return true;
+}
+
 static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr, const char *name,
                                      launch_info *guess) {
   for (int j = 0; j < fc->launch_count; j++)
@@ -394,7 +402,7 @@ static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr,
   if (clang_getCursorKind(fn) == CXCursor_FunctionTemplate) mangled_template_args(fc->tu, fn, name, &guess->targs);
   for (int j = 0; j < fc->launch_count; j++) {
     const launch_info *l = &fc->launches[j];
-    if (strcmp(l->usr, usr) != 0) continue;
+    if (strcmp(l->usr, usr) != 0 || !may_launch(&l->targs, &guess->targs)) continue;
     if (!l->known || (guess->known && memcmp(l->block, guess->block, sizeof l->block) != 0)) {
       guess->known = false;
       break;
