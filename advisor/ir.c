@@ -133,6 +133,7 @@ typedef struct ir_base {
   bool library;                  /* BASE_GLOBAL: no file of the user's declares it */
   bool parameter_copy;           /* BASE_ALLOCA: a copy of a by-value kernel parameter, only read:
                                     what it holds is the same for the grid */
+  bool joined_store;             /* one of the arrays a pointer chosen at run time stores to */
 } ir_base;
 
 /* What the model knows of one value: an integer as a polynomial (or
@@ -3151,8 +3152,24 @@ static bool record_joined(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address
   return true;
 }
 
+/* A store through a pointer chosen among arrays (float *out = c ? window
+ * : tmp; out[i] = ...): which array a lane writes is not modelled, but each
+ * of them is written in the kernel, so none is read-only there. */
+static void mark_joined_store(ir_kernel *ik, LLVMValueRef address) {
+  LLVMValueRef p = address;
+  for (int hops = 0; hops < 8 && (LLVMIsAGetElementPtrInst(p) || LLVMIsACastInst(p)); hops++) p = LLVMGetOperand(p, 0);
+  bool phi = LLVMIsAPHINode(p) != NULL;
+  if (!phi && !LLVMIsASelectInst(p)) return;
+  unsigned n = phi ? LLVMCountIncoming(p) : 2;
+  for (unsigned i = 0; i < n; i++) {
+    const ir_value *arm = value_of(ik, phi ? LLVMGetIncomingValue(p, i) : LLVMGetOperand(p, i + 1));
+    if (arm->base >= 0) ik->bases[arm->base].joined_store = true;
+  }
+}
+
 static void record(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef address, long long width, int mode) {
   long long align = LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst) ? LLVMGetAlignment(inst) : 0;
+  if ((mode & M_WRITE) && value_of(ik, address)->base < 0) mark_joined_store(ik, address);
   if (!record_joined(ik, inst, address, width, align, mode)) record_pieces(ik, inst, inst, address, width, align, mode);
 }
 
@@ -4152,6 +4169,8 @@ static void analyze(ir_kernel *given) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(ik.blocks[b].bb); i; i = LLVMGetNextInstruction(i))
         visit_instruction(&ik, i);
     }
+  for (int b = 0; b < ik.base_count; b++)
+    if (ik.bases[b].joined_store && ik.bases[b].array >= 0) ik.k->arrays[ik.bases[b].array].written = true;
   merge_like_nvcc(&ik);
   fold_repeated(&ik);
   fold_unrolled(&ik);
