@@ -235,7 +235,19 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
     CXSourceRange extent = clang_getCursorExtent(c);
     clang_getExpansionLocation(clang_getRangeStart(extent), NULL, NULL, NULL, &start);
     clang_getExpansionLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &end);
-    if (start >= s->before || (start <= s->before && s->before < end)) return CXChildVisit_Recurse;
+    if (start >= s->before) return CXChildVisit_Recurse;
+    if (s->before < end) {
+      /* the launch is in one arm of this if: the other arms never run
+       * before it (threadsMax3 = dim3(32, 16) in mode 6's arm does not reach
+       * mode 7's launch); the condition comes first */
+      if (kind == CXCursor_SwitchStmt) return CXChildVisit_Recurse;
+      child_list parts = children(c);
+      for (int i = 0; i < parts.n; i++)
+        if ((i == 0 || extent_holds(parts.c[i], s->before)) &&
+            find_assignments(parts.c[i], c, s) == CXChildVisit_Recurse)
+          clang_visitChildren(parts.c[i], find_assignments, s);
+      return CXChildVisit_Continue;
+    }
     /* both arms set it (if (n <= 1024) b.x = n; else b.x = 1024;): no
      * default reaches the launch, the value is the run time's */
     if (kind == CXCursor_IfStmt && assigned_on_every_path(s, c)) {
