@@ -84,6 +84,9 @@ typedef struct atom_info {
                                     reference box of an NMS while loop) */
   bool loaded;                   /* ATOMK_UNIFORM: a value loaded from memory (an index read from a
                                     list), not computed */
+  bool lane_start;               /* ATOMK_LOOP: a counter that starts at the thread's own place (for (n =
+                                    start + threadIdx.x; ...; n += step)): threads striding through
+                                    one range together, step the number of them, ir.c */
 } atom_info;
 
 /* ATOMK_QUOTIENT: a polynomial of the thread indices divided by a constant,

@@ -816,6 +816,9 @@ static bool counter_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   poly_add(&r->p, &start_p, &moved, 1);
   r->evaluable = r->p.unknown && start->evaluable;   /* lane by lane: the first turn's */
   atom_info *a = &ik->k->atoms[atom];
+  poly start_lane, start_rest;
+  lane_split(ik->k, &start_p, &start_lane, &start_rest);
+  a->lane_start = start_p.unknown ? start_p.lane_varying : start_lane.count > 0;
   long long step_value, init_value;
   if (poly_is_const(&step, &step_value)) {
     a->unit_step = step_value == 1 || step_value == -1;
@@ -4116,6 +4119,17 @@ static bool window_overlaps(int turns, int warps, long long (*address)[WINDOW_WA
   return asked > 0 && 2 * reusing >= asked;
 }
 
+/* Whether each lane walks inside a record of its own (boards[idx].cell[i]:
+ * records a lane apart, the loop moving less than one a turn): a lane
+ * reaches another's record only past its field's end, where a loop over
+ * the field never goes (the probe's large trip count would). */
+static bool walks_own_record(const kernel_ctx *k, const access_info *x) {
+  long long record = k->arrays[x->array].elem_size;
+  if (x->off.unknown || !x->lanes.stride_const || record <= 0 || llabs(x->lanes.stride_value) != record) return false;
+  long long step = walk_step(k, &x->off, 1);
+  return step > 0 && step < record;
+}
+
 /* A sliding window the polynomial does not carry (a filter's loop from
  * max(0, 2 * x - 2), clamped at the image's edge): on a later turn of the
  * innermost loop lanes read elements other lanes of their warp read on
@@ -4137,6 +4151,11 @@ static void find_window_reuse(ir_kernel *ik) {
     int l = ik->blocks[x->region].loop;
     if (l < 0) continue;
     int atom = ik->loops[l].atom, turns = WINDOW_TURNS;
+    /* threads striding through a range together, in a block of a shape
+     * the launch does not give: the step is meant to be the number of
+     * threads (vector_mv_csr<BS> in BS-wide rows), which the modelled
+     * 32-wide block would overlap */
+    if ((atom >= 0 && k->atoms[atom].lane_start && !k->block_known) || walks_own_record(k, x)) continue;
     if (atom >= 0 && k->atoms[atom].const_trip && k->atoms[atom].trips < turns) turns = (int)k->atoms[atom].trips;
     if (turns < 2) continue;
     bool overlaps = true;
