@@ -23,6 +23,7 @@ typedef struct shape_search {
   int depth;                     /* integer variables followed inside this search */
   int branches;                  /* inside an if or switch that does not hold the launch */
   unsigned branch_line;          /* the first assignment there (the value found is the default) */
+  bool unset;                    /* an integer declared without a value, not yet assigned one */
 } shape_search;
 
 static bool var_at_launch(CXCursor var, unsigned before, int depth, long long *value, unsigned *branch_line);
@@ -318,6 +319,7 @@ static enum CXChildVisitResult find_assignments(CXCursor c, CXCursor parent, CXC
     value = inner.c[1];
     chained = true;
   }
+  if (plain) s->unset = false;
   if (!plain) s->ok = false;                /* ++, +=, &b: not followed */
   else if (member >= 0) s->ok = s->ok && launch_value(value, at, s->depth, &s->value[member], &s->branch_line);
   else s->ok = s->ok && dim3_args_at(value, at, s->depth, s->value, &s->branch_line);
@@ -330,10 +332,11 @@ static bool var_at_launch(CXCursor d, unsigned before, int depth, long long *val
   shape_search s = {.var = d, .before = before, .value = {1, 1, 1}, .ok = true, .depth = depth};
   CXCursor init = clang_Cursor_getVarDeclInitializer(d);
   if (!clang_Cursor_isNull(init)) s.ok = dim3_args_at(init, before, depth, s.value, &s.branch_line);
-  else if (clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record) return false;
+  else s.unset = clang_getCanonicalType(clang_getCursorType(d)).kind != CXType_Record;   /* int divU; divU = 9; */
   CXCursor fn = clang_getCursorSemanticParent(d);
   if (!s.ok || clang_Cursor_isNull(fn)) return false;
   clang_visitChildren(fn, find_assignments, &s);
+  if (s.unset) return false;
   memcpy(value, s.value, sizeof s.value);
   if (s.ok && s.branch_line && (!*branch_line || s.branch_line < *branch_line)) *branch_line = s.branch_line;
   return s.ok;
