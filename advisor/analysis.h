@@ -140,6 +140,7 @@ typedef struct lane_model {
   lane_kind kind;
   long long offset[32];          /* LANE_CONCRETE: byte offset of each lane */
   unsigned active;               /* the lanes that take part (a guard may leave some out) */
+  int warp;                      /* the warp of the block modelled */
   poly stride;                   /* bytes between lanes: the coefficient of threadIdx.x */
   bool stride_const;
   long long stride_value;
@@ -172,8 +173,9 @@ typedef struct access_info {
   bool neighbour_reuse;          /* a warp's request is another warp's request through another read of
                                     the array (a stencil's row above), or most of its own warp's request
                                     through another read shifted by a few elements (in[i - 1] beside
-                                    in[i]: neighbour_shifted), ir.c */
-  bool neighbour_shifted;
+                                    in[i]: neighbour_shifted), or read by the lanes of another row of a
+                                    block whose rows split warps (neighbour_rows), ir.c */
+  bool neighbour_shifted, neighbour_rows;
   unsigned neighbour_line;       /* that other read's line */
   bool window_reuse;             /* on later turns of its loop lanes read what other threads of the block
                                     read on earlier ones (a sliding window whose index the polynomial does

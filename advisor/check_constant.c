@@ -65,6 +65,27 @@ void check_c1_constant_stride(kernel_ctx *k, access_info *x) {
   }
 }
 
+/* Where the first warp's lanes agree on the index, the most distinct
+ * addresses another warp of the block reads, and that warp: a block 9 x 9
+ * x 9 whose warps straddle two z slices (threadIdx.z changes inside lanes
+ * 64-95, the third warp). */
+static int straddling_distinct(const kernel_ctx *k, const access_info *x, int *warp) {
+  if (x->off.unknown || !k->block_known) return 0;
+  poly lanes, rest;
+  lane_split(k, &x->off, &lanes, &rest);
+  if (lanes.count == 0) return 0;
+  long long threads = k->block[0] * k->block[1] * k->block[2];
+  int most = 0;
+  for (int w = 0; w < k->warps && w < MAX_WARPS; w++) {
+    lane_vals v;
+    if (!poly_lanes(k, &lanes, w, &v) || v.shifted) continue;
+    unsigned in_block = 32LL * (w + 1) <= threads ? 0xffffffffu : (1u << (threads - 32LL * w)) - 1;
+    int distinct = count_distinct_active(v.v, in_block);
+    if (distinct > most) most = distinct, *warp = w;
+  }
+  return most;
+}
+
 /* C_3: __constant__ indexed by a lane-varying expression: by threadIdx
  * (the distinct addresses counted), or by a value each lane loads for
  * itself (up to one address per active lane). */
@@ -73,6 +94,22 @@ void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   const lane_model *m = &x->lanes;
   char key[64], label[48];
   bool loaded = m->kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying;
+  int warp = 0, straddling = m->kind == LANE_UNIFORM ? straddling_distinct(k, x, &warp) : 0;
+  if (straddling >= 2) {
+    snprintf(label, sizeof label, "%d distinct addresses in some warps", straddling);
+    append_pattern(a, label);
+    wl_finding *f = new_finding(k, "C_3", x, a);
+    if (!f) return;
+    snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(straddling));
+    add_metric(k, f, key);
+    add_metric(k, f, "warp.constant.distinct_1");
+    snprintf(label, sizeof label, "%d distinct", pow2_at_least(straddling));
+    set_message(f, wl_format("__constant__ '%s' indexed by a thread index that changes inside warps of the %lld x "
+                             "%lld x %lld block (warp %d reads %d distinct addresses, served one after another)",
+                             a->name, k->block[0], k->block[1], k->block[2], warp, straddling),
+                compare_text(k, f, label, "broadcast"));
+    return;
+  }
   if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC && !loaded) return;
   int distinct = m->kind == LANE_CONCRETE ? count_distinct_active(m->offset, m->active) : active_lanes(m->active);
   if (distinct < 2) return;

@@ -18,8 +18,23 @@ static void describe_global(array_info *a, const access_info *x) {
 /* "consecutive lanes are 3 elements apart", or for a field of a struct
  * "consecutive lanes read 4-byte fields 12 bytes apart (an array of
  * structs)"; the pattern for the inventory in pattern. */
+/* Whether a warp's lanes are cut into rows by a block whose width is no
+ * multiple of 32 (lanes_strided's row_sectors). */
+static bool rows_of_narrow_block(const kernel_ctx *k, const lane_model *m) {
+  return m->kind == LANE_SYMBOLIC && m->stride_const && k->block_known && k->block[0] % 32 != 0;
+}
+
 static char *stride_text(const kernel_ctx *k, const access_info *x, const array_info *a, char *pattern, size_t size) {
   const lane_model *m = &x->lanes;
+  if (rows_of_narrow_block(k, m)) {
+    long long bx = k->block[0];
+    snprintf(pattern, size, "rows of a %lld-wide block", bx);
+    char along[64];
+    if (m->stride_value == x->width) snprintf(along, sizeof along, "consecutive elements");
+    else snprintf(along, sizeof along, "%lld bytes apart", llabs(m->stride_value));
+    return wl_format("the block is %lld threads wide, so a warp spans rows of it: runs of %lld lanes on %s, each "
+                     "row's run in sectors of its own", bx, bx < 32 ? bx : 32, along);
+  }
   if (lanes_irregular(m)) {
     snprintf(pattern, size, "irregular lane offsets");
     return wl_strdup("the lanes' offsets follow no single stride");
@@ -183,6 +198,13 @@ void check_g3_strided(kernel_ctx *k, access_info *x) {
                        k->arrays[other->array].name, other->line, other->read ? "read" : "written", a->name,
                        x->write ? "written" : "read", type, x->write ? k->arrays[other->array].name : a->name,
                        x->write ? a->name : k->arrays[other->array].name));
+    return;
+  }
+  if (rows_of_narrow_block(k, &x->lanes)) {
+    add_note(f, x->line, x->column,
+             wl_format("make the block's x extent a multiple of 32 (dim3(32, ...) instead of dim3(%lld, ...)), so "
+                       "that each warp %s one row's consecutive elements (G_3, G_4)",
+                       k->block[0], x->write && !x->read ? "writes" : "reads"));
     return;
   }
   add_note(f, x->line, x->column, x->width < a->elem_size

@@ -209,11 +209,16 @@ static bool check_stencil_reuse(kernel_ctx *k, const access_info *x, array_info 
  * or most of its own warp's through another read. */
 static void check_s5_neighbours(kernel_ctx *k, access_info *x, array_info *a) {
   wl_finding *f = s5_finding(k, x, a, x->neighbour_shifted ? "neighbours read by the same warp"
+                                      : x->neighbour_rows   ? "neighbouring rows read by the same block"
                                                             : "neighbours read by other warps");
   if (!f) return;
   char *repeated = x->neighbour_shifted
                        ? wl_format("most of a warp's request here is the same warp's request at another read (line "
                                    "%u), shifted by a few elements (in[i - 1] beside in[i])", x->neighbour_line)
+                   : x->neighbour_rows
+                       ? wl_format("the block is %lld threads wide, so its warps span rows of it, and most of a "
+                                   "warp's request here is read by the lanes of a neighbouring row at another read "
+                                   "(line %u)", k->block[0], x->neighbour_line)
                        : wl_format("a warp's request here is another warp's own request (the read at line %u)",
                                    x->neighbour_line);
   set_message(f, wl_format("reusable global data '%s': %s: the block loads these elements twice; stage the block's "

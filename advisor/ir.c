@@ -3880,8 +3880,12 @@ static bool same_request(const warp_request *a, const warp_request *b) {
  * in b, b being another read's request of the same warp (not a lane
  * reading its own element again: a load the compiler kept twice, a
  * record's own fields), where one lane's two reads, if a constant apart,
- * are neighbours (width: the access's bytes). */
-static bool repeats_request(const warp_request *a, const warp_request *b, long long width) {
+ * are neighbours (width: the access's bytes). In a block whose rows split
+ * its warps (`rows`: 10 threads wide), b may be another warp's request,
+ * and a lane's two reads a row apart (u[idx - cols] beside u[idx]: the row
+ * above is in the warp, or in the next): *far says that they are. */
+static bool repeats_request(const warp_request *a, const warp_request *b, long long width, bool same_warp, bool rows,
+                            bool *far) {
   if (a->lanes < 2 || b->lanes < 2) return false;
   int shared = 0;
   for (int i = 0, j = 0; i < a->lanes && j < b->lanes;) {
@@ -3896,14 +3900,16 @@ static bool repeats_request(const warp_request *a, const warp_request *b, long l
   for (int l = 0; l < 32; l++) {
     if (!(a->reach >> l & 1)) continue;
     bool found = false;
-    for (int m = 0; m < 32 && !found; m++) found = m != l && (b->reach >> m & 1) && b->at[m] == a->at[l];
+    for (int m = 0; m < 32 && !found; m++)
+      found = (m != l || !same_warp) && (b->reach >> m & 1) && b->at[m] == a->at[l];
     others += found;
     if (!(b->reach >> l & 1)) continue;
     if (both++ == 0) shift = a->at[l] - b->at[l];
     else one_shift = one_shift && a->at[l] - b->at[l] == shift;
   }
   if (2 * others < a->lanes) return false;
-  return !one_shift || width <= 0 || llabs(shift) <= NEIGHBOUR_ELEMENTS * width;
+  *far = !same_warp || (one_shift && width > 0 && llabs(shift) > NEIGHBOUR_ELEMENTS * width);
+  return !*far || rows;
 }
 
 /* Whether two accesses sit in the same loops: their requests on one turn
@@ -3959,10 +3965,12 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       }
     long long layer[MAX_WARPS];
     warp_layers(k, layer);
+    bool rows = k->block_known && k->block[0] % 32 != 0;    /* a warp spans rows of the block */
     /* per read: its warps' requests another warp makes through another
      * read, or its own warp mostly, shifted */
     int matched[MAX_READS] = {0}, asked[MAX_READS] = {0}, partner[MAX_READS], group[MAX_READS];
-    bool pair[MAX_READS][MAX_READS] = {{false}}, shifted[MAX_READS] = {false}, another_warp[MAX_READS] = {false};
+    bool pair[MAX_READS][MAX_READS] = {{false}}, shifted[MAX_READS] = {false}, another_warp[MAX_READS] = {false},
+         another_row[MAX_READS] = {false};
     for (int i = 0; i < n; i++) group[i] = i;
     for (int i = 0; i < n; i++)
       for (int w = 0; w < k->warps; w++) {
@@ -3981,13 +3989,17 @@ static void find_neighbour_reuse(ir_kernel *ik) {
                          same_request(r, &req[j * k->warps + v]) &&
                          same_request(&other[i * k->warps + w], &other[j * k->warps + v]);
             long long width = k->accesses[list[i]].width;
-            bool part = v == w && !copies && repeats_request(r, &req[j * k->warps + v], width) &&
-                        repeats_request(&other[i * k->warps + w], &other[j * k->warps + v], width);
+            bool far = false, far_other = false;
+            bool part = (v == w || rows) && !copies &&
+                        repeats_request(r, &req[j * k->warps + v], width, v == w, rows, &far) &&
+                        repeats_request(&other[i * k->warps + w], &other[j * k->warps + v], width, v == w, rows,
+                                        &far_other);
             if (!whole && !part) continue;
             found = true;
             partner[i] = j;
             pair[i][j] = true;
             if (whole) another_warp[i] = true;
+            else if (far) another_row[i] = true;
             else shifted[i] = true;
             int gi = request_group(group, i), gj = request_group(group, j);
             if (gi != gj) group[gi > gj ? gi : gj] = gi < gj ? gi : gj;
@@ -4021,6 +4033,7 @@ static void find_neighbour_reuse(ir_kernel *ik) {
       }
       x->neighbour_reuse = true;
       x->neighbour_shifted = shifted[i] && !another_warp[i];   /* the other warp's request, where both */
+      x->neighbour_rows = another_row[i] && !another_warp[i] && !shifted[i];
       x->neighbour_line = by->line;
     }
     free(req);

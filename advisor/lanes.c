@@ -562,6 +562,7 @@ static void stride_of_offsets(lane_model *m, unsigned act);
 
 /* The lanes of warp w from the access's byte-offset polynomial. */
 void model_from_poly(const kernel_ctx *k, const poly *off, int warp, lane_model *m) {
+  m->warp = warp;
   if (off->unknown) { m->kind = LANE_UNKNOWN; return; }
   /* the lanes run along the first dimension the block is wider than one in
    * (a dim3(1, 256) block's warp runs along threadIdx.y) */
@@ -915,22 +916,26 @@ static bool quotient_stride(const kernel_ctx *k, const poly *stride) {
 /* G_3's condition: the lanes do not walk consecutive elements, and (where
  * the offsets are known) touch more 32-byte sectors than consecutive lanes
  * would. Symbolic strides (row * n) count as strided. */
-/* A warp over several rows of a block narrower than 32 (blockDim.x = bx)
- * whose rows lie a symbolic distance apart (y * width + x), with lanes of a
- * row a constant stride apart: each row's bx lanes touch their own sectors
- * (rows realistically lie further apart than a sector). Counts the sectors
- * of one row with that stride and with consecutive elements, times the rows;
- * false when the block's shape is not known to be that. */
+/* A warp over several rows of a block whose width is no multiple of 32
+ * (blockDim.x = 10: lanes 0-9 on one row, 10-19 on the next), rows a
+ * symbolic distance apart (y * cols + x), realistically further than a
+ * sector, lanes of a row a constant stride apart: the sectors each row's
+ * lanes touch, the row taken to start on a sector as a pitched image's
+ * rows do, against consecutive lanes'. False when the block's shape is
+ * not known to be that. */
 static bool row_sectors(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   long long bx = k->block[0];
-  if (!k->block_known || bx < 2 || bx >= 32 || 32 % bx != 0 || m->active != 0xffffffffu) return false;
-  lane_model row = *m;
-  row.kind = LANE_CONCRETE;
-  row.active = (1u << bx) - 1;
-  for (int l = 0; l < 32; l++) row.offset[l] = l * m->stride_value;
-  int rows = (int)(32 / bx);
-  *got = rows * sectors(&row, width);
-  *ideal = rows * ideal_sectors(&row, width);
+  if (!k->block_known || bx < 2 || bx % 32 == 0) return false;
+  lane_model rows = *m;
+  rows.kind = LANE_CONCRETE;
+  if (!rows.active) rows.active = 0xffffffffu;
+  const long long apart = 1LL << 24;      /* a multiple of the sector, far beyond a row */
+  for (int l = 0; l < 32; l++) {
+    long long thread = 32LL * m->warp + l;
+    rows.offset[l] = thread / bx * apart + thread % bx * llabs(m->stride_value);
+  }
+  *got = sectors(&rows, width);
+  *ideal = ideal_sectors(&rows, width);
   return true;
 }
 
@@ -958,7 +963,7 @@ static int aligned_run_sectors(const lane_model *m, long long width) {
 bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, int *got, int *ideal) {
   *got = *ideal = 0;
   if (m->kind == LANE_SYMBOLIC && m->stride_const) {
-    if (m->stride_value == 0 || m->stride_value == width) return false;
+    if (m->stride_value == 0) return false;
     return row_sectors(k, m, width, got, ideal) && *got > *ideal;
   }
   if (m->kind == LANE_SYMBOLIC) return !m->stride_const && !m->stride.unknown && !quotient_stride(k, &m->stride);
