@@ -183,6 +183,9 @@ typedef struct ir_kernel {
   int turn_loop;                 /* 1 + a loop around that access evaluated on a later turn, 0 */
   int turn;                      /* ... that turn (0: the first) */
   bool any_arm;                  /* a join of lane-varying paths takes its first arm that evaluates */
+  bool branching;                /* a branch's condition is evaluated: a join takes its first arm only
+                                    where every arm can be evaluated (a constant beside a loaded value
+                                    does not decide which side is taken) */
   bool apart_unknowns;           /* under the probe each uniform unknown takes a value of its own */
   bool per_warp_values;          /* ... and a value one per warp, or of no known reach, was used */
   int probe_data;                /* PROBE_DATA_*: what a per-lane loaded or counted value is taken as */
@@ -2099,7 +2102,13 @@ static bool operand_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *ou
     /* a join under a warp-uniform branch (eval_phi): one arm for the warp */
     for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
       LLVMValueRef in = LLVMGetIncomingValue(v, i);
-      if (!no_pointer(in) && !keeps_only(in, v) && ir_lanes(ik, in, warp, out, depth + 1)) return true;
+      if (no_pointer(in) || keeps_only(in, v) || !ir_lanes(ik, in, warp, out, depth + 1)) continue;
+      for (unsigned j = i + 1; ik->branching && j < LLVMCountIncoming(v); j++) {
+        lane_vals other;
+        LLVMValueRef arm = LLVMGetIncomingValue(v, j);
+        if (!no_pointer(arm) && !keeps_only(arm, v) && !ir_lanes(ik, arm, warp, &other, depth + 1)) return false;
+      }
+      return true;
     }
     return false;
   case LLVMCall: {
@@ -2197,7 +2206,11 @@ static void condition_lanes(ir_kernel *ik, LLVMValueRef cond, int warp, unsigned
     }
   }
   lane_vals v;
-  if (!ir_lanes(ik, cond, warp, &v, 0) || v.shifted) {
+  bool was_branching = ik->branching;
+  ik->branching = true;
+  bool known = ir_lanes(ik, cond, warp, &v, 0) && !v.shifted;
+  ik->branching = was_branching;
+  if (!known) {
     modular_guard_lanes(ik, cond, t, f);
     return;
   }
@@ -3024,7 +3037,10 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
     return;
   int block = block_index(ik, place);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
-  if (first_active_warp(k) < 0) return;              /* no lane gets here */
+  if (first_active_warp(k) < 0) {                     /* no lane gets here */
+    if (getenv("WARPLINT_TRACE")) fprintf(stderr, "trace: line %u reached by no lane\n", line);
+    return;
+  }
   bool field;
   char written[128];
   int ai = array_of(ik, at->base, file, &line, &column, width, &field, written, sizeof written);
