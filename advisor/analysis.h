@@ -263,7 +263,8 @@ typedef struct launch_info {
   long long block[3];
   bool known;
   template_args targs;
-  CXCursor callee;               /* the launched name at the launch, where warplint reports on it */
+  CXCursor callee;               /* the launched name at the launch */
+  CXCursor config;               /* its <<<...>>>, where warplint reports on the block (S_4) */
   bool check_bounds;             /* a block not known at the launch, in a file checked: S_4 from the
                                     kernel's own bound (its __launch_bounds__ in the device code) */
 } launch_info;
@@ -492,7 +493,8 @@ void check_l3_local_sort(kernel_ctx *k, access_info *x);
 void check_l1_local_size(kernel_ctx *k, array_info *a);
 /* S_4 is checked at each launch (frontend.c), not per access. */
 /* branch_line: where a branch before the launch may set another shape (0: none) */
-void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *block, unsigned branch_line, bool bound);
+void check_s4_launch(file_ctx *fc, CXCursor callee, CXCursor config, const long long *block, unsigned branch_line,
+                     bool bound);
 
 /* ---- names.c: the AST's names for what the device code touches ---- */
 /* The AST side of one kernel analysed on its device code. */

@@ -350,15 +350,18 @@ void check_s6_private_staging(kernel_ctx *k, array_info *a) {
 
 /* S_4 at a launch: its block b; with bound, b is only the most the
  * kernel's __launch_bounds__ allows, so only "fewer than 128" is sure. */
-void check_s4_launch(file_ctx *fc, CXCursor callee, const long long *b, unsigned branch_line, bool bound) {
+/* Reported at the launch's <<< (a launch written over two lines,
+ * `kernel<double>` above `<<<grid, threads>>>`, is the block's line). */
+void check_s4_launch(file_ctx *fc, CXCursor callee, CXCursor config, const long long *b, unsigned branch_line,
+                     bool bound) {
   long long threads = b[0] * b[1] * b[2];
   if (threads <= 0 || threads > 1024) return;  /* not a valid launch: not ours to judge */
   if (threads >= 128 && (threads % 32 == 0 || bound)) return;
   CXFile file;
-  clang_getExpansionLocation(clang_getCursorLocation(callee), &file, NULL, NULL, NULL);
+  clang_getExpansionLocation(clang_getCursorLocation(config), &file, NULL, NULL, NULL);
   wl_file_result *r = result_for_file(fc, file);
   unsigned line, column;
-  location_of(callee, &line, &column);
+  location_of(config, &line, &column);
   /* One macro line may launch several instantiations (a dispatch over
    * element types): one finding is enough. */
   for (size_t i = 0; i < r->finding_count; i++)

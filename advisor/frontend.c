@@ -547,12 +547,12 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
   /* a launch in a project header is the header's finding (once, however
    * many files include it: wl_flatten_results) */
   check = check && (in_file(launch, fc->file) || in_project_header(launch));
-  if (check && li.known) check_s4_launch(fc, callee, li.block, branch_line, false);
+  if (check && li.known) check_s4_launch(fc, callee, config, li.block, branch_line, false);
   parameter_calls calls;
   if (!li.known && parameter_shapes(block, &calls)) {
     bool agree = !calls.unknown;
     for (int i = 0; i < calls.count; i++) {
-      if (check) check_s4_launch(fc, callee, calls.shapes[i], 0, false);
+      if (check) check_s4_launch(fc, callee, config, calls.shapes[i], 0, false);
       agree = agree && !memcmp(calls.shapes[i], calls.shapes[0], sizeof calls.shapes[0]);
     }
     /* the lane model takes the block every call gives */
@@ -562,6 +562,7 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
     }
   }
   li.callee = callee;
+  li.config = config;
   li.check_bounds = check && !li.known;
   GROW(fc->launches, fc->launch_count, fc->launch_cap);
   fc->launches[fc->launch_count++] = li;
@@ -621,6 +622,19 @@ static enum CXChildVisitResult find_targets(CXCursor c, CXCursor parent, CXClien
   return CXChildVisit_Recurse;
 }
 
+/* The one kernel among the declarations an unresolved name can mean, or
+ * a null cursor. */
+static CXCursor only_kernel(CXCursor names) {
+  CXCursor found = clang_getNullCursor();
+  for (unsigned i = 0; i < clang_getNumOverloadedDecls(names); i++) {
+    CXCursor d = clang_getOverloadedDecl(names, i);
+    if (!has_attr(d, CXCursor_CUDAGlobalAttr)) continue;
+    if (!clang_Cursor_isNull(found)) return clang_getNullCursor();
+    found = d;
+  }
+  return found;
+}
+
 static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClientData d) {
   file_ctx *fc = d;
   /* what a precompiled header holds has no launch (host_pch.c made sure) */
@@ -632,9 +646,8 @@ static enum CXChildVisitResult find_launches(CXCursor c, CXCursor parent, CXClie
   CXCursor kernel = clang_getCursorReferenced(callee);
   /* a template's launch inside a template (kernel<G><<<...>>> in a class's
    * member): the name is resolved at instantiation; where it can mean one
-   * template only, that one */
-  if (clang_getCursorKind(kernel) == CXCursor_OverloadedDeclRef && clang_getNumOverloadedDecls(kernel) == 1)
-    kernel = clang_getOverloadedDecl(kernel, 0);
+   * kernel only (host functions may share its name), that one */
+  if (clang_getCursorKind(kernel) == CXCursor_OverloadedDeclRef) kernel = only_kernel(kernel);
   if (clang_Cursor_isNull(kernel) || clang_Cursor_getNumArguments(l.c[1]) < 2) return CXChildVisit_Recurse;
   if (clang_getCursorKind(kernel) != CXCursor_VarDecl) {
     add_launch(fc, c, l.c[1], kernel, true, callee);

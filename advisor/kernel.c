@@ -421,7 +421,7 @@ static void check_bounded_launches(file_ctx *fc, void *function, const char *nam
   long long block[3] = {most, 1, 1};
   for (int j = 0; j < fc->launch_count; j++)
     if (fc->launches[j].check_bounds && fc->launches[j].device_name && strcmp(fc->launches[j].device_name, name) == 0)
-      check_s4_launch(fc, fc->launches[j].callee, block, 0, true);
+      check_s4_launch(fc, fc->launches[j].callee, fc->launches[j].config, block, 0, true);
 }
 
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
