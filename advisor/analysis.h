@@ -507,6 +507,9 @@ typedef struct ir_scope {
 void ir_scope_init(ir_scope *s, file_ctx *fc, CXCursor kernel);
 void ir_param_name(const ir_scope *s, int position, char *out, size_t size);
 CXCursor ir_param_cursor(const ir_scope *s, int position);
+/* Moves file:line:column to the first subscript of parameter decl written
+ * at or after it, within a few lines; false (unmoved) where there is none. */
+bool ir_read_of_after(const ir_scope *s, CXFile file, unsigned *line, unsigned *column, CXCursor decl);
 /* A __shared__ / __constant__ / __device__ variable of that name (inside
  * the kernel first), or a null cursor. */
 CXCursor ir_variable_named(const ir_scope *s, const char *name, int space);

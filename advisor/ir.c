@@ -3030,11 +3030,15 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   bool own_line = place == inst ? user_location(ik, inst, &file, &line, &column)
                                  : address_location(ik, place, &file, &line, &column);
   if (!own_line && place != inst) return;
-  if (!own_line &&
-      !(use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
+  bool at_use = !own_line && use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local);
+  if (!own_line && !at_use &&
       !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !declared_location(ik, &ik->bases[at->base], (mode & M_WRITE) != 0, &file, &line, &column))
     return;
+  /* the use is the operator before the read (`a[i] *` ending one line,
+   * `b[j]` on the next): the parameter's subscript after it */
+  if (at_use && kind == BASE_ARG)
+    ir_read_of_after(ik->scope, file, &line, &column, ir_param_cursor(ik->scope, ik->bases[at->base].arg));
   int block = block_index(ik, place);
   memcpy(k->active, ik->blocks[block].active, sizeof k->active);
   if (first_active_warp(k) < 0) {                     /* no lane gets here */

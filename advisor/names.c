@@ -523,6 +523,27 @@ CXCursor ir_array_at(const ir_scope *s, CXFile file, unsigned *line, unsigned *c
   return clang_getNullCursor();
 }
 
+/* A load the compiler hoisted out of a loop keeps no line; its use's is
+ * the operator before the read, which may end the line above it. */
+bool ir_read_of_after(const ir_scope *s, CXFile file, unsigned *line, unsigned *column, CXCursor decl) {
+  if (clang_Cursor_isNull(decl)) return false;
+  ast_index *x = index_for(s->fc, file, *line);
+  place from = {.file = file_key(file), .line = *line, .column = *column};
+  for (int i = lower_bound(x, &from);
+       i < x->count && x->places[i].file == from.file && x->places[i].line <= *line + NAME_LINES_ON; i++) {
+    if (clang_getCursorKind(x->places[i].cursor) != CXCursor_ArraySubscriptExpr) continue;
+    char name[128];
+    CXCursor written;
+    bool field, bound;
+    CXCursor d = base_of(x->places[i].cursor, false, name, sizeof name, &written, &field, &bound);
+    if (clang_Cursor_isNull(d) || !clang_equalCursors(d, decl)) continue;
+    CXFile at;
+    clang_getExpansionLocation(clang_getCursorLocation(written), &at, line, column, NULL);
+    return true;
+  }
+  return false;
+}
+
 /* An integer expression's text, tidied, when it is short and one line. */
 static bool integer_text(CXCursor c, char *out, size_t size) {
   enum CXTypeKind t = clang_getCanonicalType(clang_getCursorType(c)).kind;
