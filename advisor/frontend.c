@@ -920,6 +920,10 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
     args[n++] = resource;
   }
   args[n++] = "-std=c++17";
+  /* GCC's <stdbool.h>, which nvcc's host compiler reads, makes _Bool a
+   * name for bool in C++ (C headers a .cu includes use it: BART's misc.h);
+   * clang's does so only outside strict ISO mode */
+  args[n++] = "-D_Bool=bool";
   args[n++] = device ? "--cuda-device-only" : "--cuda-host-only";
   args[n++] = s->arch_arg;
   args[n++] = "-Wno-unknown-cuda-version";
