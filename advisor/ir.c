@@ -1079,7 +1079,7 @@ static void eval_select(ir_kernel *ik, LLVMValueRef sel, ir_value *r) {
  * evaluated lane by lane. */
 static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotient) {
   unsigned n = LLVMGetNumOperands(inst);
-  bool varying = false, block = false, data = false;
+  bool varying = false, block = false, data = false, moves = false;
   for (unsigned i = 0; i < n; i++) {
     LLVMValueRef op = LLVMGetOperand(inst, i);
     if (LLVMIsABasicBlock(op) || LLVMIsAFunction(op) || LLVMGetValueKind(op) == LLVMMetadataAsValueValueKind) continue;
@@ -1089,6 +1089,7 @@ static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotie
     varying = varying || !uniform(ik, p) || uses_thread_atom(ik->k, p);
     block = block || per_block(ik->k, p);
     data = data || p->data_dependent;
+    moves = moves || (!p->unknown && moves_with_loop(ik->k, p));
   }
   if (varying) {
     lane_varying(&r->p, data);
@@ -1096,6 +1097,8 @@ static void nonlinear(ir_kernel *ik, LLVMValueRef inst, ir_value *r, bool quotie
     return;
   }
   uniform_atom(ik, "(value)", block, quotient, &r->p);
+  /* of a loop's counter (ish / 4 as ish moves): it changes with the loop */
+  ik->k->atoms[r->p.terms[0].atoms[0]].loop_carried = moves;
 }
 
 static bool divides_all(const poly *p, long long d) {
