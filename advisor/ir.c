@@ -4006,9 +4006,15 @@ static void find_neighbour_reuse(ir_kernel *ik) {
           /* copies the compiler unrolled (merged into one access walked by
            * a loop) are that access's turns, no neighbours */
           bool copies = k->accesses[list[i]].merged || k->accesses[list[j]].merged;
+          /* the compiler's copy of the same read (a loop's remainder, whose
+           * start the probe's trip count makes another warp's row) is no
+           * other read of another warp: that is what the read's own block
+           * reuse says */
+          const access_info *xi = &k->accesses[list[i]], *xj = &k->accesses[list[j]];
+          bool same_read = xi->line == xj->line && xi->column == xj->column && xi->file == xj->file;
           for (int v = 0; v < k->warps; v++) {
             if (layer[v] != layer[w]) continue;
-            bool whole = v != w && !r->one_path && !req[j * k->warps + v].one_path &&
+            bool whole = v != w && !same_read && !r->one_path && !req[j * k->warps + v].one_path &&
                          same_request(r, &req[j * k->warps + v]) &&
                          same_request(&other[i * k->warps + w], &other[j * k->warps + v]);
             long long width = k->accesses[list[i]].width;
