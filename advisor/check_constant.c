@@ -86,47 +86,49 @@ static int straddling_distinct(const kernel_ctx *k, const access_info *x, int *w
   return most;
 }
 
+/* A C_3 finding priced for `distinct` addresses per warp request, with
+ * its pattern noted and its message (taken). */
+static wl_finding *c3_report(kernel_ctx *k, access_info *x, array_info *a, int distinct, const char *pattern,
+                             char *message) {
+  append_pattern(a, pattern);
+  wl_finding *f = new_finding(k, "C_3", x, a);
+  if (!f) { free(message); return NULL; }
+  char key[64], label[48];
+  snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(distinct));
+  add_metric(k, f, key);
+  add_metric(k, f, "warp.constant.distinct_1");
+  snprintf(label, sizeof label, "%d distinct", pow2_at_least(distinct));
+  set_message(f, message, compare_text(k, f, label, "broadcast"));
+  return f;
+}
+
 /* C_3: __constant__ indexed by a lane-varying expression: by threadIdx
  * (the distinct addresses counted), or by a value each lane loads for
  * itself (up to one address per active lane). */
 void check_c3_constant_divergent(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   const lane_model *m = &x->lanes;
-  char key[64], label[48];
+  char label[48];
   bool loaded = m->kind == LANE_UNKNOWN && x->data_dependent && x->off.lane_varying;
   int warp = 0, straddling = m->kind == LANE_UNIFORM ? straddling_distinct(k, x, &warp) : 0;
   if (straddling >= 2) {
     snprintf(label, sizeof label, "%d distinct addresses in some warps", straddling);
-    append_pattern(a, label);
-    wl_finding *f = new_finding(k, "C_3", x, a);
-    if (!f) return;
-    snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(straddling));
-    add_metric(k, f, key);
-    add_metric(k, f, "warp.constant.distinct_1");
-    snprintf(label, sizeof label, "%d distinct", pow2_at_least(straddling));
-    set_message(f, wl_format("__constant__ '%s' indexed by a thread index that changes inside warps of the %lld x "
-                             "%lld x %lld block (warp %d reads %d distinct addresses, served one after another)",
-                             a->name, k->block[0], k->block[1], k->block[2], warp, straddling),
-                compare_text(k, f, label, "broadcast"));
+    c3_report(k, x, a, straddling, label,
+              wl_format("__constant__ '%s' indexed by a thread index that changes inside warps of the %lld x %lld x "
+                        "%lld block (warp %d reads %d distinct addresses, served one after another)",
+                        a->name, k->block[0], k->block[1], k->block[2], warp, straddling));
     return;
   }
   if (m->kind != LANE_CONCRETE && m->kind != LANE_SYMBOLIC && !loaded) return;
   int distinct = m->kind == LANE_CONCRETE ? count_distinct_active(m->offset, m->active) : active_lanes(m->active);
   if (distinct < 2) return;
   snprintf(label, sizeof label, "%s%d distinct addresses", loaded ? "up to " : "", distinct);
-  append_pattern(a, label);
-  wl_finding *f = new_finding(k, "C_3", x, a);
-  if (!f) return;
-  snprintf(key, sizeof key, "warp.constant.distinct_%d", pow2_at_least(distinct));
-  add_metric(k, f, key);
-  add_metric(k, f, "warp.constant.distinct_1");
-  snprintf(label, sizeof label, "%d distinct", pow2_at_least(distinct));
-  set_message(f, loaded
+  wl_finding *f = c3_report(k, x, a, distinct, label, loaded
                   ? wl_format("__constant__ '%s' indexed by a value each lane loads for itself: up to %d distinct "
                               "addresses per warp are served one after another", a->name, distinct)
                   : wl_format("__constant__ '%s' indexed by a lane-varying expression: %d distinct addresses per "
-                              "warp are served one after another", a->name, distinct),
-              compare_text(k, f, label, "broadcast"));
+                              "warp are served one after another", a->name, distinct));
+  if (!f) return;
   if (loaded) return;                     /* the drawing needs concrete lanes */
   lane_model broadcast = *m;              /* the fix: every lane on one address */
   broadcast.kind = LANE_UNIFORM;
