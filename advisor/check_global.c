@@ -15,15 +15,15 @@ static void describe_global(array_info *a, const access_info *x) {
     append_pattern(a, "gather (index loaded from memory)");
 }
 
-/* "consecutive lanes are 3 elements apart", or for a field of a struct
- * "consecutive lanes read 4-byte fields 12 bytes apart (an array of
- * structs)"; the pattern for the inventory in pattern. */
 /* Whether a warp's lanes are cut into rows by a block whose width is no
  * multiple of 32 (lanes_strided's row_sectors). */
 static bool rows_of_narrow_block(const kernel_ctx *k, const lane_model *m) {
   return m->kind == LANE_SYMBOLIC && m->stride_const && k->block_known && k->block[0] % 32 != 0;
 }
 
+/* "consecutive lanes are 3 elements apart", or for a field of a struct
+ * "consecutive lanes read 4-byte fields 12 bytes apart (an array of
+ * structs)"; the pattern for the inventory in pattern. */
 static char *stride_text(const kernel_ctx *k, const access_info *x, const array_info *a, char *pattern, size_t size) {
   const lane_model *m = &x->lanes;
   if (rows_of_narrow_block(k, m)) {

@@ -3033,7 +3033,8 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   bool own_line = place == inst ? user_location(ik, inst, &file, &line, &column)
                                  : address_location(ik, place, &file, &line, &column);
   if (!own_line && place != inst) return;
-  bool at_use = !own_line && use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local);
+  bool at_use =
+      !own_line && use_location(ik, inst, &file, &line, &column) && names_array(ik, file, line, column, local);
   if (!own_line && !at_use &&
       !(address_location(ik, address, &file, &line, &column) && names_array(ik, file, line, column, local)) &&
       !declared_location(ik, &ik->bases[at->base], (mode & M_WRITE) != 0, &file, &line, &column))
