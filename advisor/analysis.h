@@ -250,9 +250,16 @@ typedef struct kernel_ctx {
   long long probe_uniform;       /* lanes.c: when not 0, uniform unknowns take this (large, odd) value
                                     plus a step per atom, so that lanes scaled by a row size are
                                     evaluated as rows apart (global memory only: sectors) */
-  long long probe_spread;        /* ... plus this times the atom's number (0: 8): values far apart where
-                                    two unknowns must not meet by chance (ir.c's S_5 requests) */
+  long long probe_spread;        /* ... plus this times apart_steps of the atom's number (0: 8 times the
+                                    number): values far apart where two unknowns must not meet by chance
+                                    (ir.c's S_5 requests and windows) */
 } kernel_ctx;
+
+/* How many probe_spread steps unknown number i stands apart under S_5's
+ * probe: not in proportion to i, so that three unknowns (three strides
+ * of a struct) never lie in arithmetic progression, where a window's
+ * turn and two lanes' strides would meet by chance. */
+static inline long long apart_steps(long long i) { return 1 + i * i % 61; }
 
 /* Launch sites found in the file: kernel (or its template) -> block shape
  * and template arguments. */

@@ -1894,7 +1894,7 @@ static bool ir_lanes(ir_kernel *ik, LLVMValueRef v, int warp, lane_vals *out, in
      * loaded each turn) is not the probe's on every turn */
     if (ik->turn_loop && LLVMIsAInstruction(v) && computed_in_turn_loop(ik, v)) return false;
     /* two reads at two unknowns (a table's two entries) are not alike */
-    long long apart = ik->apart_unknowns ? ik->k->probe_spread * (1 + map_get(&ik->value_of, v) % 61) : 0;
+    long long apart = ik->apart_unknowns ? ik->k->probe_spread * apart_steps(map_get(&ik->value_of, v)) : 0;
     ik->per_warp_values = true;
     lanes_fill(out, ik->k->probe_uniform + apart, false);
     return true;

@@ -171,7 +171,7 @@ bool poly_lanes(const kernel_ctx *k, const poly *p, int warp, lane_vals *out) {
        * into several sizes ((index / W / H) % batch * H * W) */
       else if (k->probe_uniform && k->atoms[atom].kind == ATOMK_LOOP) continue;
       else if (k->probe_uniform && !is_thread_atom(atom))
-        by = k->probe_uniform + (k->probe_spread ? k->probe_spread : 8) * atom;
+        by = k->probe_uniform + (k->probe_spread ? k->probe_spread * apart_steps(atom) : 8 * atom);
       else unknown = true;
       /* a product of many sizes beyond the lanes' range: for the warp one
        * value, carried as a shift when no thread index is in the term */
