@@ -456,6 +456,7 @@ bool lanes_strided(const kernel_ctx *k, const lane_model *m, long long width, in
 bool lanes_irregular(const lane_model *m);
 bool lanes_consecutive(const lane_model *m, long long width);
 bool lanes_contiguous(const lane_model *m, long long width);
+bool lanes_in_runs(const lane_model *m, long long width);
 /* The parameter that alone makes a symbolic lane stride (stride == width *
  * P, P maybe 1), or -1. */
 int unit_stride_parameter(const kernel_ctx *k, const lane_model *m, long long width);

@@ -219,8 +219,10 @@ void check_g2_narrow(kernel_ctx *k, access_info *x) {
   const lane_model *m = &x->lanes;
   /* symbolic models too (y * w + x in a 2-D block walks bytes along x),
    * for whole elements of a known type: a field's width can be a guess
-   * where a header was not found */
-  if ((x->width != 1 && x->width != 2) || a->size_assumed || x->size_assumed || !lanes_contiguous(m, x->width))
+   * where a header was not found; and lanes in runs of consecutive
+   * elements (rows of 8 threads) */
+  if ((x->width != 1 && x->width != 2) || a->size_assumed || x->size_assumed ||
+      !(lanes_contiguous(m, x->width) || lanes_in_runs(m, x->width)))
     return;
   if (m->kind != LANE_CONCRETE && a->elem_size != x->width) return;
   wl_finding *f = new_finding(k, "G_2", x, a);

@@ -906,6 +906,20 @@ bool lanes_contiguous(const lane_model *m, long long width) {
          (m->stride_value == width || m->stride_value == -width);
 }
 
+/* Lanes evaluated one by one that walk consecutive elements in runs (x =
+ * 8 * bx + tid % 8 over rows: four runs of 8): most active lanes have the
+ * next lane on the next element. */
+bool lanes_in_runs(const lane_model *m, long long width) {
+  if (m->kind != LANE_CONCRETE) return false;
+  int active = 0, paired = 0;
+  for (int l = 0; l < 32; l++) {
+    if (!(m->active >> l & 1)) continue;
+    active++;
+    if (l < 31 && (m->active >> (l + 1) & 1) && m->offset[l + 1] - m->offset[l] == width) paired++;
+  }
+  return active >= 2 && 2 * paired >= active;
+}
+
 /* A stride that a quotient (blockDim.x / 64) scales may be 0 or 1. */
 static bool quotient_stride(const kernel_ctx *k, const poly *stride) {
   for (int a = ATOM_FIRST_SYMBOL; a < k->atom_count; a++)
