@@ -3907,7 +3907,8 @@ static bool same_request(const warp_request *a, const warp_request *b) {
  * are neighbours (width: the access's bytes). In a block whose rows split
  * its warps (`rows`: 10 threads wide), b may be another warp's request,
  * and a lane's two reads a row apart (u[idx - cols] beside u[idx]: the row
- * above is in the warp, or in the next): *far says that they are. */
+ * above is in the warp, or in the next): *far (where far is given) says
+ * that they are. */
 static bool repeats_request(const warp_request *a, const warp_request *b, long long width, bool same_warp, bool rows,
                             bool *far) {
   if (a->lanes < 2 || b->lanes < 2) return false;
@@ -3932,8 +3933,9 @@ static bool repeats_request(const warp_request *a, const warp_request *b, long l
     else one_shift = one_shift && a->at[l] - b->at[l] == shift;
   }
   if (2 * others < a->lanes) return false;
-  *far = !same_warp || (one_shift && width > 0 && llabs(shift) > NEIGHBOUR_ELEMENTS * width);
-  return !*far || rows;
+  bool apart = !same_warp || (one_shift && width > 0 && llabs(shift) > NEIGHBOUR_ELEMENTS * width);
+  if (far) *far = apart;
+  return !apart || rows;
 }
 
 /* Whether two accesses sit in the same loops: their requests on one turn
@@ -4019,11 +4021,11 @@ static void find_neighbour_reuse(ir_kernel *ik) {
                          same_request(r, &req[j * k->warps + v]) &&
                          same_request(&other[i * k->warps + w], &other[j * k->warps + v]);
             long long width = k->accesses[list[i]].width;
-            bool far = false, far_other = false;
+            bool far = false;
             bool part = (v == w || rows) && !copies &&
                         repeats_request(r, &req[j * k->warps + v], width, v == w, rows, &far) &&
                         repeats_request(&other[i * k->warps + w], &other[j * k->warps + v], width, v == w, rows,
-                                        &far_other);
+                                        NULL);
             if (!whole && !part) continue;
             found = true;
             partner[i] = j;

@@ -372,19 +372,6 @@ static bool same_launch(const launch_info *a, const launch_info *b) {
 
 #define MAX_INSTANCES 16
 
-/* One analysis per function of the kernel's device code (each
- * instantiation the file makes), with the block of a launch of it; without
- * device code for it, one per distinct launch of the kernel in the file
- * (block shape and, for a template, its instantiation's arguments) from its
- * syntax, or one with the kernel's own bounds or the default. The
- * inventory comes from the first; a finding that several report is kept
- * once. */
-/* The launch of the device code's instance `name` of a kernel: the launch
- * of that very function; else what the name and the file's launches of the
- * kernel say, for a template launched from a template host function
- * (`template void invoke<half>(...)` instantiates it): its arguments from
- * the name's mangling, its block where every launch of the kernel that can
- * make this instance gives the same. */
 /* Whether a launch can make the instance whose arguments the mangled name
  * gave: no argument known on both sides differs. */
 static bool may_launch(const template_args *launch, const template_args *instance) {
@@ -393,6 +380,12 @@ static bool may_launch(const template_args *launch, const template_args *instanc
   return true;
 }
 
+/* The launch of the device code's instance `name` of a kernel: the launch
+ * of that very function; else what the name and the file's launches of the
+ * kernel say, for a template launched from a template host function
+ * (`template void invoke<half>(...)` instantiates it): its arguments from
+ * the name's mangling, its block where every launch of the kernel that can
+ * make this instance gives the same. */
 static const launch_info *launch_for(file_ctx *fc, CXCursor fn, const char *usr, const char *name,
                                      launch_info *guess) {
   for (int j = 0; j < fc->launch_count; j++)
@@ -424,6 +417,13 @@ static void check_bounded_launches(file_ctx *fc, void *function, const char *nam
       check_s4_launch(fc, fc->launches[j].callee, fc->launches[j].config, block, 0, true);
 }
 
+/* One analysis per function of the kernel's device code (each
+ * instantiation the file makes), with the block of a launch of it; without
+ * device code for it, one per distinct launch of the kernel in the file
+ * (block shape and, for a template, its instantiation's arguments) from its
+ * syntax, or one with the kernel's own bounds or the default. The
+ * inventory comes from the first; a finding that several report is kept
+ * once. */
 void analyze_kernel(file_ctx *fc, CXCursor fn, CXCursor body) {
   char *usr = cx_take(clang_getCursorUSR(fn));
   if (fc->device) {

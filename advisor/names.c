@@ -537,8 +537,7 @@ bool ir_read_of_after(const ir_scope *s, CXFile file, unsigned *line, unsigned *
     bool field, bound;
     CXCursor d = base_of(x->places[i].cursor, false, name, sizeof name, &written, &field, &bound);
     if (clang_Cursor_isNull(d) || !clang_equalCursors(d, decl)) continue;
-    CXFile at;
-    clang_getExpansionLocation(clang_getCursorLocation(written), &at, line, column, NULL);
+    clang_getExpansionLocation(clang_getCursorLocation(written), NULL, line, column, NULL);
     return true;
   }
   return false;
