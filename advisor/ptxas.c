@@ -254,7 +254,7 @@ static int read_usage(const char *path, const char *const *args, int arg_count, 
     free(flags);
     flags = more;
   }
-  char *cmd = wl_format("%s -arch=%s -c -Xptxas -v%s -o /dev/null %s", nvcc, opt->arch, flags, path);
+  char *cmd = wl_format("%s -arch=%s -cubin -Xptxas -v%s -o /dev/null %s", nvcc, opt->arch, flags, path);
   free(flags);
   int status;
   char *report = nvcc_report(nvcc, cmd, &status);
