@@ -189,6 +189,8 @@ typedef struct access_info {
                                     copies an unrolled loop made share it, two calls' copies do not */
   bool borrowed_line;            /* the device code kept no line for it: placed where its value is used or
                                     its array named (no sign of which loop's turn made it) */
+  bool hoisted;                  /* a read in no loop of the device code whose place is in a loop of the
+                                    source: the compiler moved it out, loop-invariant (ir.c) */
   bool moves_pointer;            /* the device code loads or stores a pointer (an element of a table of
                                     buffers) */
   long long base_align;          /* device model: bytes the array's start is aligned to */
@@ -554,6 +556,8 @@ bool ir_parameter_field_at(const ir_scope *s, CXFile file, unsigned line, unsign
 bool ir_sole_access(const ir_scope *s, CXCursor decl, bool write, CXFile *file, unsigned *line, unsigned *column);
 /* The counter of the innermost loop around file:line:column, or false. */
 bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size);
+/* Whether the body of a for, while or do statement of the source holds the place. */
+bool ir_in_source_loop(const ir_scope *s, CXFile file, unsigned line, unsigned column);
 /* The file of that path when it is the user's (parsed, not a system
  * header), else NULL. */
 CXFile ir_user_file(const ir_scope *s, const char *path);

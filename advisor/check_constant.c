@@ -148,13 +148,17 @@ static bool uses_index_loaded_each_turn(const kernel_ctx *k, const poly *p) {
  * index in a loop (only loop variables, parameters and constants in it).
  * A constant index counts where the read stays inside a loop: a fully
  * unrolled inner loop's key[48], read again on every turn of the
- * grid-stride loop around it (what the compiler can prove invariant, it
- * hoists out of the loop). An index read from a list each turn (the
- * positions of the atoms a list names) walks data of any size: S_5's. */
+ * grid-stride loop around it; and where the source reads it on every turn
+ * of a loop and the compiler, proving it invariant, hoisted it out (a
+ * field of a parameter struct read in a physics kernel's level loop): the
+ * source still asks every lane of the grid for one element. An index read
+ * from a list each turn (the positions of the atoms a list names) walks
+ * data of any size: S_5's. */
 void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown ||
-      !(uses_loop_atom(k, &x->off) || x->loop_count > 0) || uses_index_atoms(k, &x->off) || x->width > 16 ||
+      !(uses_loop_atom(k, &x->off) || x->loop_count > 0 || x->hoisted) || uses_index_atoms(k, &x->off) ||
+      x->width > 16 ||
       uses_index_loaded_each_turn(k, &x->off))
     return;
   /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no

@@ -3,6 +3,7 @@
  * (L_2), or sorted in place (L_3). */
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* L_3: elements of a private array compared with each other and moved
@@ -40,21 +41,28 @@ void check_l2_local_dynamic_index(kernel_ctx *k, access_info *x) {
               compare_text(k, f, "largest register-resident array", "local/register time"));
 }
 
-/* L_1: a private array with more elements than the profile measured staying
- * in registers (silent when the profile lacks the key). */
+/* L_1: a private array that needs more 32-bit registers than the profile
+ * measured staying in registers. The limit is in elements of the
+ * benchmark's float arrays (benchmarks/local_array), one register each; a
+ * double or a float2 takes two, a float4 four, while a char or short still
+ * takes a whole one (the compiler keeps each element in its own register).
+ * Silent when the profile lacks the key. */
 void check_l1_local_size(kernel_ctx *k, array_info *a) {
   char key[96];
   snprintf(key, sizeof key, "local_array.max_registers.vecadd.%s", k->opt->arch);
   wl_metric limit;
   wl_metric_lookup(k->opt, key, &limit);
-  long long elements = a->elements;
-  if (!limit.present || elements <= (long long)limit.value) return;
+  long long elements = a->elements, words = a->elem_size > 4 ? (a->elem_size + 3) / 4 : 1;
+  if (!limit.present || elements * words <= (long long)limit.value) return;
   access_info at = {.line = a->line, .column = a->column};
   wl_finding *f = new_finding(k, "L_1", &at, a);
   if (!f) return;
   add_metric(k, f, key);
   add_metric(k, f, "local_array.slowdown");
-  set_message(f, wl_format("private array '%s' has %lld elements, more than stay in registers", a->name, elements),
+  char *size = words > 1 ? wl_format(" of %lld bytes (%lld registers)", a->elem_size, elements * words)
+                         : wl_strdup("");
+  set_message(f, wl_format("private array '%s' has %lld elements%s, more than stay in registers", a->name,
+                           elements, size),
               compare_text(k, f, "register-resident limit", "local/register time"));
+  free(size);
 }
-

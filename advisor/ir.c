@@ -2836,7 +2836,8 @@ static void trace_access(const ir_kernel *ik, const access_info *x) {
           x->lanes.active);
   if (x->lanes.kind == LANE_CONCRETE)
     for (int l = 0; l < 8; l++) fprintf(stderr, "%s%lld", l ? "," : " [", x->lanes.offset[l]);
-  fprintf(stderr, "%s loops %d", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count);
+  fprintf(stderr, "%s loops %d%s", x->lanes.kind == LANE_CONCRETE ? ",...]" : "", x->loop_count,
+          x->hoisted ? " (hoisted)" : "");
   if (x->data_free.kind == LANE_CONCRETE) {
     fprintf(stderr, " without data%s", x->data_scaled ? " (scaled)" : "");
     for (int l = 0; l < 8; l++) fprintf(stderr, "%s%lld", l ? "," : " [", x->data_free.offset[l]);
@@ -3123,6 +3124,9 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
   x->inlined_at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
   x->borrowed_line = !own_line;
+  /* a loop-invariant read hoisted out often loses its line (placed at its
+   * subscript, ir_read_of_after) */
+  x->hoisted = read && !write && !local && depth == 0 && ir_in_source_loop(ik->scope, file, line, column);
   LLVMValueRef moved = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst;
   x->moves_pointer = LLVMGetTypeKind(LLVMTypeOf(moved)) == LLVMPointerTypeKind;
   model_ir(ik, address, x, &off, &x->lanes);

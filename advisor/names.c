@@ -624,22 +624,41 @@ static enum CXChildVisitResult find_var_decl(CXCursor c, CXCursor parent, CXClie
   return CXChildVisit_Recurse;
 }
 
-bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
+/* The body of a for, while or do statement: what runs on every turn. */
+static CXCursor loop_body(CXCursor loop) {
+  child_list l = children(loop);
+  if (l.n == 0) return clang_getNullCursor();
+  return clang_getCursorKind(loop) == CXCursor_DoStmt ? l.c[0] : l.c[l.n - 1];
+}
+
+/* The innermost for, while or do statement holding the place (in its body,
+ * when in_body: not in a for's first part, which runs once) that begins at
+ * most `reach` lines above it; a null cursor when none does. */
+static CXCursor loop_holding(const ir_scope *s, CXFile file, unsigned line, unsigned column, unsigned reach,
+                             bool in_body) {
   ast_index *x = index_for(s->fc, file, line);
   unsigned long long key = file_key(file);
-  CXCursor best = clang_getNullCursor();
   int n;
   const place *at = places_at(x, file, line, column, &n);
   /* the loops that begin before the place, nearest first: the first that
-   * holds it is the innermost (a loop starts at most a few hundred lines up) */
-  for (const place *p = at - 1; p >= x->places && p->file == key && p->line + 400 > line; p--) {
+   * holds it is the innermost */
+  for (const place *p = at - 1; p >= x->places && p->file == key && p->line + reach > line; p--) {
     enum CXCursorKind k = clang_getCursorKind(p->cursor);
     if ((k != CXCursor_ForStmt && k != CXCursor_WhileStmt && k != CXCursor_DoStmt) ||
         !contains(p->cursor, key, line, column))
       continue;
-    best = p->cursor;
-    break;
+    if (in_body) {
+      CXCursor body = loop_body(p->cursor);
+      if (clang_Cursor_isNull(body) || !contains(body, key, line, column)) continue;
+    }
+    return p->cursor;
   }
+  return clang_getNullCursor();
+}
+
+bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, char *name, size_t size) {
+  /* a loop whose turns the compiler copied starts at most a few hundred lines up */
+  CXCursor best = loop_holding(s, file, line, column, 400, false);
   if (clang_Cursor_isNull(best)) return false;
   /* the counter: the variable its first part declares or sets */
   child_list l = children(best);
@@ -650,6 +669,12 @@ bool ir_loop_at(const ir_scope *s, CXFile file, unsigned line, unsigned column, 
   snprintf(name, size, "%s", text);
   free(text);
   return *name != 0;
+}
+
+bool ir_in_source_loop(const ir_scope *s, CXFile file, unsigned line, unsigned column) {
+  /* a physics kernel's level loop runs for thousands of lines; its first
+   * part (jk = p->first) runs once */
+  return !clang_Cursor_isNull(loop_holding(s, file, line, column, 20000, true));
 }
 
 static enum CXChildVisitResult find_subscript(CXCursor c, CXCursor parent, CXClientData d) {
