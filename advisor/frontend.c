@@ -30,12 +30,24 @@ static bool var_at_launch(CXCursor var, unsigned before, int depth, long long *v
 
 /* The values a function template's non-type parameter takes where the
  * file instantiates it (argMaxGroup<32>(...), template void run<64>()). */
+#define MAX_TEMPLATE_VALUES 8
 typedef struct template_uses {
   CXCursor owner;                /* the function template */
   int index;                     /* the parameter's position */
-  long long value;
-  int values;                    /* distinct values seen: 0, 1, or 2 for more */
+  long long value[MAX_TEMPLATE_VALUES];   /* distinct, ascending */
+  int values;
+  bool more;                     /* more distinct values than kept */
 } template_uses;
+
+static void add_template_value(template_uses *u, long long v) {
+  int at = 0;
+  while (at < u->values && u->value[at] < v) at++;
+  if (at < u->values && u->value[at] == v) return;
+  if (u->values == MAX_TEMPLATE_VALUES) { u->more = true; return; }
+  memmove(&u->value[at + 1], &u->value[at], (size_t)(u->values - at) * sizeof u->value[0]);
+  u->value[at] = v;
+  u->values++;
+}
 
 static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
@@ -47,12 +59,9 @@ static enum CXChildVisitResult find_instances(CXCursor c, CXCursor parent, CXCli
                                                                       : clang_getNullCursor();
   if (!clang_Cursor_isNull(f) && clang_equalCursors(clang_getSpecializedCursorTemplate(f), u->owner) &&
       clang_Cursor_getNumTemplateArguments(f) > u->index &&
-      clang_Cursor_getTemplateArgumentKind(f, (unsigned)u->index) == CXTemplateArgumentKind_Integral) {
-    long long v = clang_Cursor_getTemplateArgumentValue(f, (unsigned)u->index);
-    if (u->values == 0 || v != u->value) u->values++;
-    u->value = v;
-  }
-  return u->values > 1 ? CXChildVisit_Break : CXChildVisit_Recurse;
+      clang_Cursor_getTemplateArgumentKind(f, (unsigned)u->index) == CXTemplateArgumentKind_Integral)
+    add_template_value(u, clang_Cursor_getTemplateArgumentValue(f, (unsigned)u->index));
+  return u->more ? CXChildVisit_Break : CXChildVisit_Recurse;
 }
 
 /* The position of a template parameter among its template's. */
@@ -72,19 +81,82 @@ static enum CXChildVisitResult count_parameters(CXCursor c, CXCursor parent, CXC
   return CXChildVisit_Continue;
 }
 
-/* A launch's size that is a non-type parameter of the host function
- * template launching it (template <int Threads> ... dim3 threads =
- * {Threads, 1, 1}): its value where every instance the file makes agrees. */
-static bool template_parameter_value(CXCursor parameter, long long *v) {
+/* An integer literal token's value. */
+static bool literal_value(CXTranslationUnit tu, CXToken tok, long long *v) {
+  if (clang_getTokenKind(tok) != CXToken_Literal) return false;
+  char *text = cx_take(clang_getTokenSpelling(tu, tok)), *end;
+  *v = strtoll(text, &end, 0);
+  bool ok = end != text && strspn(end, "uUlL") == strlen(end);
+  free(text);
+  return ok;
+}
+
+/* The explicit instantiations of the template in the analysed file
+ * (`template void normalize<64>(...);`, a template-instance file's whole
+ * content), which libclang gives no cursor: u's parameter's value where the
+ * argument at its position is an integer literal. */
+static void explicit_instances(CXTranslationUnit tu, template_uses *u) {
+  char *name = cx_take(clang_getCursorSpelling(u->owner)), *path = cx_take(clang_getTranslationUnitSpelling(tu));
+  CXFile file = clang_getFile(tu, path);
+  free(path);
+  size_t size = 0;
+  if (file) clang_getFileContents(tu, file, &size);
+  CXToken *toks = NULL;
+  unsigned n = 0;
+  if (file && size)
+    clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, 0),
+                                      clang_getLocationForOffset(tu, file, (unsigned)size)), &toks, &n);
+  bool instantiation = false;   /* after `template` with no `<`, up to its `;` */
+  for (unsigned i = 0; i + 1 < n && !u->more; i++) {
+    char *t = cx_take(clang_getTokenSpelling(tu, toks[i])), *next = cx_take(clang_getTokenSpelling(tu, toks[i + 1]));
+    if (strcmp(t, "template") == 0) instantiation = strcmp(next, "<") != 0;
+    else if (strcmp(t, ";") == 0 || strcmp(t, "{") == 0) instantiation = false;
+    else if (instantiation && strcmp(t, name) == 0 && strcmp(next, "<") == 0) {
+      /* the arguments: the one at u->index, when it is one literal */
+      int depth = 0, arg = 0, at = -1, width = 0;
+      for (unsigned j = i + 1; j < n; j++) {
+        char *a = cx_take(clang_getTokenSpelling(tu, toks[j]));
+        bool open = strcmp(a, "<") == 0 || strcmp(a, "(") == 0, close = strcmp(a, ">") == 0 || strcmp(a, ")") == 0;
+        bool comma = depth == 1 && strcmp(a, ",") == 0;
+        free(a);
+        if (close && --depth == 0) break;
+        if (comma) arg++;
+        else if (depth >= 1 && arg == u->index) { at = at < 0 ? (int)j : at; width++; }
+        if (open) depth++;
+      }
+      long long v;
+      if (width == 1 && literal_value(tu, toks[at], &v)) add_template_value(u, v);
+    }
+    free(t);
+    free(next);
+  }
+  clang_disposeTokens(tu, toks, n);
+  free(name);
+}
+
+/* The values (ascending, at most MAX_TEMPLATE_VALUES) a non-type parameter
+ * of a host function template takes in the instances the file makes; 0
+ * when it is no such parameter or none is made. */
+static int template_parameter_values(CXCursor parameter, long long *values) {
   template_uses u = {.owner = clang_getCursorSemanticParent(parameter)};
-  if (clang_getCursorKind(u.owner) != CXCursor_FunctionTemplate) return false;
+  if (clang_getCursorKind(u.owner) != CXCursor_FunctionTemplate) return 0;
   parameter_position p = {.parameter = parameter};
   clang_visitChildren(u.owner, count_parameters, &p);
   u.index = p.index;
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(parameter);
   visit_unit(tu, find_instances, &u);
-  if (u.values != 1) return false;
-  *v = u.value;
+  explicit_instances(tu, &u);
+  memcpy(values, u.value, sizeof u.value);
+  return u.values;
+}
+
+/* A launch's size that is a non-type parameter of the host function
+ * template launching it (template <int Threads> ... dim3 threads =
+ * {Threads, 1, 1}): its value where every instance the file makes agrees. */
+static bool template_parameter_value(CXCursor parameter, long long *v) {
+  long long values[MAX_TEMPLATE_VALUES];
+  if (template_parameter_values(parameter, values) != 1) return false;
+  *v = values[0];
   return true;
 }
 
@@ -361,6 +433,24 @@ static bool block_shape(CXCursor arg, CXCursor launch, long long *b, unsigned *b
   return clang_getCursorKind(d) == CXCursor_VarDecl && var_at_launch(d, before, 0, b, branch_line);
 }
 
+/* A block that is a non-type parameter of the host function template
+ * launching it, alone or as dim3(Size) (template <int Size> void
+ * normalize(...) { k<<<grid, Size>>>(...); }, instantiated for 64 to 1024
+ * threads by a dispatch on the image's size): the values its instances
+ * give, ascending; 0 when it is no such parameter. */
+static int template_block_sizes(CXCursor arg, long long *sizes) {
+  CXCursor c = strip(arg);
+  if (clang_getCursorKind(c) == CXCursor_CallExpr && clang_Cursor_getNumArguments(c) >= 1) {
+    for (int i = 1; i < clang_Cursor_getNumArguments(c); i++)
+      if (!default_argument(clang_Cursor_getArgument(c, (unsigned)i))) return 0;
+    c = strip(clang_Cursor_getArgument(c, 0));
+  }
+  if (clang_getCursorKind(c) != CXCursor_DeclRefExpr) return 0;
+  CXCursor parameter = clang_getCursorReferenced(c);
+  if (clang_getCursorKind(parameter) != CXCursor_NonTypeTemplateParameter) return 0;
+  return template_parameter_values(parameter, sizes);
+}
+
 /* A block that is a parameter of the host function launching it (void
  * report(dim3 grid, dim3 block) { k<<<grid, block>>>(..); }): its shape at
  * each call of that function in the file, evaluated where the call is. */
@@ -560,6 +650,12 @@ static void add_launch(file_ctx *fc, CXCursor launch, CXCursor config, CXCursor 
       li.known = true;
       memcpy(li.block, calls.shapes[0], sizeof li.block);
     }
+  }
+  long long sizes[MAX_TEMPLATE_VALUES];
+  int instances = li.known || !check ? 0 : template_block_sizes(block, sizes);
+  for (int i = 0; i < instances; i++) {    /* the smallest first: S_4 is reported once per launch */
+    long long b[3] = {sizes[i], 1, 1};
+    check_s4_launch(fc, callee, config, b, 0, false);
   }
   li.callee = callee;
   li.config = config;
