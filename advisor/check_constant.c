@@ -144,6 +144,22 @@ static bool uses_index_loaded_each_turn(const kernel_ctx *k, const poly *p) {
   return false;
 }
 
+/* The bytes __constant__ memory holds, all of a program's together (64 KB
+ * on every architecture since sm_20: the CUDA C++ Programming Guide's
+ * table of technical specifications). */
+#define CONSTANT_MEMORY_BYTES 65536
+
+/* Whether the data is known to be more than constant memory holds: an
+ * array of fixed size, or the struct a pointer parameter points to (a
+ * cabling map of 57,600-entry tables: its fields are what is read). */
+static bool larger_than_constant_memory(const array_info *a) {
+  if (a->elements > 0 && a->elements * a->elem_size > CONSTANT_MEMORY_BYTES) return true;
+  CXType t = clang_getCanonicalType(clang_getCursorType(a->decl));
+  if (t.kind != CXType_Pointer) return false;
+  CXType pointee = clang_getCanonicalType(clang_getPointeeType(t));
+  return pointee.kind == CXType_Record && clang_Type_getSizeOf(pointee) > CONSTANT_MEMORY_BYTES;
+}
+
 /* C_2: read-only global data that every lane of the grid reads at the same
  * index in a loop (only loop variables, parameters and constants in it).
  * A constant index counts where the read stays inside a loop: a fully
@@ -153,13 +169,14 @@ static bool uses_index_loaded_each_turn(const kernel_ctx *k, const poly *p) {
  * field of a parameter struct read in a physics kernel's level loop): the
  * source still asks every lane of the grid for one element. An index read
  * from a list each turn (the positions of the atoms a list names) walks
- * data of any size: S_5's. */
+ * data of any size: S_5's. Data known to be larger than constant memory
+ * cannot move there. */
 void check_c2_uniform_loop_read(kernel_ctx *k, access_info *x) {
   array_info *a = &k->arrays[x->array];
   if (!x->read || x->write || !is_read_only(a) || x->off.unknown ||
       !(uses_loop_atom(k, &x->off) || x->loop_count > 0 || x->hoisted) || uses_index_atoms(k, &x->off) ||
       x->width > 16 ||
-      uses_index_loaded_each_turn(k, &x->off))
+      uses_index_loaded_each_turn(k, &x->off) || larger_than_constant_memory(a))
     return;
   /* one active lane (a <<<1, 1>>> debug kernel, an if (tid == 0) loop): no
    * warp to broadcast to, and such loops walk whole data sets */
