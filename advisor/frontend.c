@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <string.h>
@@ -998,6 +1000,25 @@ static void add_stand_in(struct CXUnsavedFile *files, char (*names)[96], unsigne
   ++*nfiles;
 }
 
+/* GCC's own header folder (gcc -print-file-name=include), searched last:
+ * nvcc's host compiler finds there the headers that GCC installs and
+ * clang's resource folder lacks (libbacktrace's <backtrace.h>, which
+ * Boost's stacktrace includes: Patatrack's clusterizer); "" without a gcc. */
+static char gcc_include[512];
+static pthread_once_t gcc_include_once = PTHREAD_ONCE_INIT;
+
+static void find_gcc_include(void) {
+  FILE *p = popen("gcc -print-file-name=include 2>/dev/null", "r");
+  if (!p) return;
+  char line[sizeof gcc_include] = "";
+  if (!fgets(line, sizeof line, p)) line[0] = 0;
+  pclose(p);
+  line[strcspn(line, "\n")] = 0;
+  struct stat st;
+  /* without the folder gcc prints the bare name back */
+  if (line[0] == '/' && stat(line, &st) == 0 && S_ISDIR(st.st_mode)) memcpy(gcc_include, line, sizeof line);
+}
+
 /* The compiler arguments and in-memory headers of a parse, the same for
  * libclang's host-side parse and clang's device-side compile (device.c):
  * what parses in one compiles in the other. */
@@ -1073,6 +1094,11 @@ void cuda_setup_init(cuda_setup *s, const wl_options *opt, bool device) {
     args[n++] = opt->shim_path;
     s->prefix_count = n;
     args[n++] = "-I" WARPLINT_VIRTUAL_INCLUDE;  /* before the user's -I: the stand-in CUDA headers */
+  }
+  pthread_once(&gcc_include_once, find_gcc_include);
+  if (*gcc_include) {
+    args[n++] = "-idirafter";
+    args[n++] = gcc_include;
   }
   s->arg_count = n;
   /* The shim, empty stand-ins for the runtime headers it replaces (so that
