@@ -849,6 +849,10 @@ static const struct {
     {": error: constructor for '", declare_host_constructor, false, false},
     {": error: no viable conversion from", empty_host_body, false, false},
     {": error: no matching constructor for initialization of", empty_host_body, false, false},
+    /* a host function's thread-local (Boost's stacktrace keeps its state
+     * in one: `static __thread` where Boost's configuration finds no
+     * thread_local for the device pass) */
+    {": error: initializer for thread-local variable must be a constant expression", empty_host_body, false, false},
     {": error: kernel launch from __device__ or __global__ function requires relocatable device code", NULL, false,
      true},
 };

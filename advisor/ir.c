@@ -952,6 +952,37 @@ static LLVMValueRef common_arm(LLVMValueRef phi) {
   return first;
 }
 
+/* The one value a web of joins stands for: the phis reached from phi
+ * through arms that are phis, whose other arms are all the same known
+ * value (blockDim.x loaded again after a call the compiler must assume
+ * writes memory, printf's vprintf in a grid-stride loop, and joined with
+ * the load before the loop: still blockDim.x, not a value the loop
+ * carries); NULL when they are not. */
+static LLVMValueRef phi_web_value(ir_kernel *ik, LLVMValueRef phi) {
+  enum { MAX_WEB = 16 };
+  LLVMValueRef web[MAX_WEB], leaf = NULL;
+  int n = 0;
+  poly value;
+  web[n++] = phi;
+  for (int done = 0; done < n; done++)
+    for (unsigned i = 0; i < LLVMCountIncoming(web[done]); i++) {
+      LLVMValueRef in = LLVMGetIncomingValue(web[done], i);
+      if (LLVMIsAPHINode(in)) {
+        bool seen = false;
+        for (int k = 0; k < n && !seen; k++) seen = web[k] == in;
+        if (seen) continue;
+        if (n == MAX_WEB) return NULL;
+        web[n++] = in;
+        continue;
+      }
+      const ir_value *v = value_of(ik, in);
+      if (v->busy || v->pointer || v->p.unknown || (leaf && !poly_equal(&value, &v->p))) return NULL;
+      if (!leaf) value = v->p;
+      leaf = in;
+    }
+  return n > 1 ? leaf : NULL;
+}
+
 /* A phi: a loop counter; a value carried around a loop (lane-varying
  * when its start or update is, or when lanes leave the loop at different
  * iterations); a value leaving a loop; or a join after a branch, which is
@@ -959,6 +990,11 @@ static LLVMValueRef common_arm(LLVMValueRef phi) {
  * values (the nearest common dominator of their blocks) is. */
 static void eval_phi(ir_kernel *ik, LLVMValueRef phi, ir_value *r) {
   if (counter_phi(ik, phi, r) || twin_phi(ik, phi, r)) return;
+  LLVMValueRef one = r->pointer ? NULL : phi_web_value(ik, phi);
+  if (one) {
+    *r = *value_of(ik, one);
+    return;
+  }
   unsigned n = LLVMCountIncoming(phi);
   int block = block_index(ik, phi), loop = loop_of_header(ik, block);
   LLVMValueRef common = loop < 0 ? common_arm(phi) : NULL;
