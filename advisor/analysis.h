@@ -358,6 +358,7 @@ bool launch_syntax(CXCursor c, child_list *l);
 /* ---- cx.c: libclang helpers ---- */
 struct child_list { CXCursor c[8]; int n; };
 char *cx_take(CXString s);
+bool integer_literal(const char *text, long long *v);   /* 256, 0x100, 256u: its value */
 char *source_text(CXCursor c);                   /* the expression as written (at most 60 bytes) */
 void visit_unit(CXTranslationUnit tu, CXCursorVisitor visitor, CXClientData data);
 child_list children(CXCursor c);

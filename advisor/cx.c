@@ -10,6 +10,12 @@ char *cx_take(CXString s) {
   return r;
 }
 
+bool integer_literal(const char *text, long long *v) {
+  char *end;
+  *v = strtoll(text, &end, 0);
+  return end != text && strspn(end, "uUlL") == strlen(end);
+}
+
 char *source_text(CXCursor c) {
   CXTranslationUnit tu = clang_Cursor_getTranslationUnit(c);
   CXToken *toks = NULL;

@@ -83,16 +83,6 @@ static enum CXChildVisitResult count_parameters(CXCursor c, CXCursor parent, CXC
   return CXChildVisit_Continue;
 }
 
-/* An integer literal token's value. */
-static bool literal_value(CXTranslationUnit tu, CXToken tok, long long *v) {
-  if (clang_getTokenKind(tok) != CXToken_Literal) return false;
-  char *text = cx_take(clang_getTokenSpelling(tu, tok)), *end;
-  *v = strtoll(text, &end, 0);
-  bool ok = end != text && strspn(end, "uUlL") == strlen(end);
-  free(text);
-  return ok;
-}
-
 /* The explicit instantiations of the template in the analysed file
  * (`template void normalize<64>(...);`, a template-instance file's whole
  * content), which libclang gives no cursor: u's parameter's value where the
@@ -109,8 +99,10 @@ static void explicit_instances(CXTranslationUnit tu, template_uses *u) {
     clang_tokenize(tu, clang_getRange(clang_getLocationForOffset(tu, file, 0),
                                       clang_getLocationForOffset(tu, file, (unsigned)size)), &toks, &n);
   bool instantiation = false;   /* after `template` with no `<`, up to its `;` */
+  char *next = n ? cx_take(clang_getTokenSpelling(tu, toks[0])) : NULL;
   for (unsigned i = 0; i + 1 < n && !u->more; i++) {
-    char *t = cx_take(clang_getTokenSpelling(tu, toks[i])), *next = cx_take(clang_getTokenSpelling(tu, toks[i + 1]));
+    char *t = next;
+    next = cx_take(clang_getTokenSpelling(tu, toks[i + 1]));
     if (strcmp(t, "template") == 0) instantiation = strcmp(next, "<") != 0;
     else if (strcmp(t, ";") == 0 || strcmp(t, "{") == 0) instantiation = false;
     else if (instantiation && strcmp(t, name) == 0 && strcmp(next, "<") == 0) {
@@ -127,11 +119,15 @@ static void explicit_instances(CXTranslationUnit tu, template_uses *u) {
         if (open) depth++;
       }
       long long v;
-      if (width == 1 && literal_value(tu, toks[at], &v)) add_template_value(u, v);
+      if (width == 1 && clang_getTokenKind(toks[at]) == CXToken_Literal) {
+        char *literal = cx_take(clang_getTokenSpelling(tu, toks[at]));
+        if (integer_literal(literal, &v)) add_template_value(u, v);
+        free(literal);
+      }
     }
     free(t);
-    free(next);
   }
+  free(next);
   clang_disposeTokens(tu, toks, n);
   free(name);
 }

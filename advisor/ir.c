@@ -3161,8 +3161,11 @@ static void record_piece(ir_kernel *ik, LLVMValueRef inst, LLVMValueRef place, L
   x->inlined_at = loc ? LLVMDILocationGetInlinedAt(loc) : NULL;
   x->borrowed_line = !own_line;
   /* a loop-invariant read hoisted out often loses its line (placed at its
-   * subscript, ir_read_of_after) */
-  x->hoisted = read && !write && !local && depth == 0 && ir_in_source_loop(ik->scope, file, line, column);
+   * subscript, ir_read_of_after); asked only of global reads, the only
+   * ones C_2 looks at: the source's loops are looked for up to the top of
+   * the file */
+  x->hoisted =
+      read && !write && a->space == SP_GLOBAL && depth == 0 && ir_in_source_loop(ik->scope, file, line, column);
   LLVMValueRef moved = LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 0) : inst;
   x->moves_pointer = LLVMGetTypeKind(LLVMTypeOf(moved)) == LLVMPointerTypeKind;
   model_ir(ik, address, x, &off, &x->lanes);

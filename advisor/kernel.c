@@ -82,11 +82,9 @@ static void run_checks(kernel_ctx *k) {
  * (#define THREADS 256, the last definition before offset `before`). */
 static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsigned before, long long *v) {
   char *text = cx_take(clang_getTokenSpelling(tu, tok));
-  char *end;
   bool ok = false;
   if (clang_getTokenKind(tok) == CXToken_Literal) {
-    *v = strtoll(text, &end, 0);
-    ok = end != text && strspn(end, "uUlL") == strlen(end);
+    ok = integer_literal(text, v);
   } else if (clang_getTokenKind(tok) == CXToken_Identifier) {
     CXSourceRange whole = clang_getRange(clang_getLocationForOffset(tu, file, 0),
                                          clang_getLocationForOffset(tu, file, before));
@@ -102,8 +100,8 @@ static bool token_integer(CXTranslationUnit tu, CXFile file, CXToken tok, unsign
       clang_getSpellingLocation(clang_getTokenLocation(tu, toks[i + 3]), NULL, &value_line, NULL, NULL);
       if (strcmp(t[0], "#") == 0 && strcmp(t[1], "define") == 0 && strcmp(t[2], text) == 0 &&
           name_line == value_line && clang_getTokenKind(toks[i + 3]) == CXToken_Literal) {
-        long long value = strtoll(t[3], &end, 0);
-        if (end != t[3] && strspn(end, "uUlL") == strlen(end)) { *v = value; ok = true; }
+        long long value;
+        if (integer_literal(t[3], &value)) { *v = value; ok = true; }
       }
       for (int j = 0; j < 4; j++) free(t[j]);
     }
